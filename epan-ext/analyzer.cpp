@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "epan-ext/analyzer.h"
+
+#include <algorithm>
+
+#include "epan-ext/aeth.h"
+#include "epan-ext/opcode.h"
+#include "epan-ext/psn.h"
+
+namespace roceshark {
+namespace {
+
+constexpr size_t kMaxCmRequests = 1u << 16;  // outstanding REQs; hostile captures can't grow it further
+
+}  // namespace
+
+const Verdict* Analyzer::find(uint32_t frame) const {
+  auto it = std::lower_bound(verdicts_.begin(), verdicts_.end(), frame,
+                             [](const Verdict& v, uint32_t f) { return v.frame < f; });
+  return it != verdicts_.end() && it->frame == frame ? &*it : nullptr;
+}
+
+bool Analyzer::responses_seen(uint32_t flow, uint32_t point) const {
+  auto it = flow_point_index_.find(uint64_t{flow} << 32 | point);
+  return it != flow_point_index_.end() && flow_points_[it->second].responses_seen;
+}
+
+void Analyzer::name_point(uint32_t point, std::string name) { point_names_[point] = std::move(name); }
+
+const std::string& Analyzer::point_name(uint32_t point) const {
+  static const std::string kUnnamed = "-";
+  auto it = point_names_.find(point);
+  return it == point_names_.end() ? kUnnamed : it->second;
+}
+
+Analyzer::FlowPoint Analyzer::fresh_flow_point(uint32_t point) const {
+  FlowPoint fp;
+  fp.point = point;
+  fp.pending = PendingAcks(cfg_.max_pending_acks);
+  return fp;
+}
+
+Analyzer::FlowPoint& Analyzer::flow_point(uint32_t flow, uint32_t point) {
+  auto [it, added] = flow_point_index_.try_emplace(uint64_t{flow} << 32 | point,
+                                                   static_cast<uint32_t>(flow_points_.size()));
+  if (added) {
+    flow_points_.push_back(fresh_flow_point(point));
+    flows_[flow].points.push_back(it->second);
+    flow_points_.back().requests.restart(flows_[flow].cm_start_psn);
+  }
+  return flow_points_[it->second];
+}
+
+const Verdict& Analyzer::process(const PacketInfo& p) {
+  if (!verdicts_.empty() && p.frame <= verdicts_.back().frame) {
+    if (const Verdict* v = find(p.frame)) return *v;
+  }
+  Verdict v;
+  v.frame = p.frame;
+  v.point = p.point;
+  v.role = classify_opcode(p.opcode).role;
+
+  const uint32_t id = flows_.find_or_add({p.src, p.dst, p.dest_qp}, cfg_.max_flows);
+  if (id == kNoId) {
+    v.untracked = true;
+    v.first_unchecked = !untracked_noted_;  // reported once
+    untracked_noted_ = true;
+    verdicts_.push_back(v);
+    return verdicts_.back();
+  }
+  v.flow = v.row_flow = id;
+
+  if (p.cm.kind != CmMessage::Kind::none) on_cm(p, v);
+  if (v.role != Role::datagram && v.role != Role::other) {
+    assign_stream(id, p, v.role);
+    v.stream = flows_[id].stream;
+    learn_pmtu(id, p);
+    if (v.role == Role::request) on_request(p, v);
+    if (v.role == Role::response || v.role == Role::cnp) {
+      flows_[id].responses_seen = true;
+      if (flows_[id].paired != kNoId) v.row_flow = flows_[id].paired;
+      if (v.role == Role::response) on_response(p, v);
+    }
+  }
+  if (p.icrc == IcrcState::not_captured) {
+    FlowPoint& fp = flow_point(id, p.point);
+    v.first_unchecked = !fp.unchecked_noted;
+    fp.unchecked_noted = true;
+  }
+  verdicts_.push_back(v);
+  return verdicts_.back();
+}
+
+void Analyzer::assign_stream(uint32_t id, const PacketInfo& p, Role role) {
+  Flow& f = flows_[id];
+  if (f.paired == kNoId) {
+    if (role == Role::request) flows_.pair_by_request(id, p.psn);
+    else flows_.pair_by_response(id, role == Role::response, p.psn);
+  }
+  if (flows_[id].stream != kNoId) return;
+  const uint32_t mate = flows_[id].paired;
+  flows_[id].stream = mate != kNoId && flows_[mate].stream != kNoId ? flows_[mate].stream : flows_.new_stream();
+}
+
+void Analyzer::learn_pmtu(uint32_t id, const PacketInfo& p) {
+  // FIRST and MIDDLE segments are exactly one path MTU long.
+  if (!classify_opcode(p.opcode).is_middle_or_first || p.payload_len == 0) return;
+  Flow& f = flows_[id];
+  f.pmtu = std::max(f.pmtu, p.payload_len);
+  if (f.paired != kNoId) flows_[f.paired].pmtu = std::max(flows_[f.paired].pmtu, p.payload_len);
+}
+
+void Analyzer::on_cm(const PacketInfo& p, Verdict& v) {
+  const CmMessage& m = p.cm;
+  if (m.kind == CmMessage::Kind::req) {
+    if (cm_requests_.size() >= kMaxCmRequests) cm_requests_.clear();
+    cm_requests_.try_emplace({p.src, p.dst, m.local_comm_id}, CmRequest{m.local_qpn, m.start_psn, false});
+    return;
+  }
+  if (m.kind != CmMessage::Kind::rep) return;
+  auto it = cm_requests_.find({p.dst, p.src, m.remote_comm_id});
+  if (it == cm_requests_.end() || it->second.answered) return;  // the same REP at a later point
+  it->second.answered = true;
+  // Active side A sent the REQ; passive side B answers with its own QPN.
+  const uint32_t a_to_b = flows_.find_or_add({p.dst, p.src, m.local_qpn}, cfg_.max_flows);
+  const uint32_t b_to_a = flows_.find_or_add({p.src, p.dst, it->second.qpn}, cfg_.max_flows);
+  if (a_to_b == kNoId || b_to_a == kNoId) return;
+  flows_.pair(a_to_b, b_to_a);
+  const uint32_t stream = flows_.new_stream();
+  for (auto [flow, start] : {std::pair{a_to_b, it->second.start_psn}, std::pair{b_to_a, m.start_psn}}) {
+    Flow& f = flows_[flow];
+    v.qp_reuse = v.qp_reuse || f.requests_seen || f.responses_seen;
+    f.stream = stream;
+    f.naks = {};
+    f.requests_seen = f.responses_seen = false;
+    f.pmtu = 0;
+    f.cm_start_psn = start;
+    for (uint32_t i : f.points) {
+      FlowPoint& fp = flow_points_[i];
+      fp = fresh_flow_point(fp.point);
+      fp.requests.restart(start);
+    }
+  }
+}
+
+void Analyzer::on_request(const PacketInfo& p, Verdict& v) {
+  Flow& f = flows_[v.flow];
+  if (!f.requests_seen) {
+    f.requests_seen = true;
+    f.first_psn = f.highest_psn = p.psn;
+  } else if (psn::after(p.psn, f.highest_psn)) {
+    f.highest_psn = p.psn;
+  }
+  FlowPoint& fp = flow_point(v.flow, p.point);
+  const SeqResult r = fp.requests.classify(p, f.naks, cfg_);
+  v.seq = r.seq;
+  v.has_expected = r.has_expected;
+  v.expected_psn = r.expected_psn;
+  v.gap = r.gap;
+  v.original_frame = r.original_frame;
+  v.nak_frame = r.nak_frame;
+  v.quiet_ns = r.quiet_ns;
+  v.qp_reuse = v.qp_reuse || r.qp_reuse;
+  if (r.qp_reuse) fp.pending.clear();
+  if (r.seq == SeqClass::duplicate) return;
+  const OpcodeInfo op = classify_opcode(p.opcode);
+  // READ and ATOMIC requests are always answered, AckReq or not.
+  const bool answered = p.ack_req || op.is_read_request || (p.opcode & 0x1F) == 19 || (p.opcode & 0x1F) == 20;
+  if (is_retransmission(r.seq)) fp.pending.on_request(p.psn, p.ts_ns, p.frame, true);
+  else if (answered) fp.pending.on_request(p.psn, p.ts_ns, p.frame, false);
+}
+
+void Analyzer::on_response(const PacketInfo& p, Verdict& v) {
+  Flow& self = flows_[v.flow];
+  self.last_response_psn = p.psn;
+  FlowPoint& here = flow_point(v.flow, p.point);
+  const Syndrome s = p.has_aeth ? decode_syndrome(p.syndrome) : Syndrome{AckKind::ack, NakCode::none, 0};
+  v.nak = s.nak;
+  const bool plain_ack = p.has_aeth && s.kind == AckKind::ack && !classify_opcode(p.opcode).is_read_response;
+
+  if (plain_ack && here.has_ack && here.ack_psn == p.psn && here.ack_msn == p.msn &&
+      here.ack_syndrome == p.syndrome && p.ts_ns - std::min(p.ts_ns, here.ack_ts) <= cfg_.duplicate_window_ns) {
+    v.seq = SeqClass::duplicate;  // the same ACK recorded twice
+    return;
+  }
+  if (plain_ack) {
+    v.duplicate_ack = here.has_ack && !psn::after(p.psn, here.ack_psn);
+    here.has_ack = true;
+    here.ack_psn = p.psn;
+    here.ack_msn = p.msn;
+    here.ack_syndrome = p.syndrome;
+    here.ack_ts = p.ts_ns;
+  }
+
+  if (self.paired == kNoId) return;
+  Flow& req = flows_[self.paired];
+  FlowPoint& fp = flow_point(self.paired, p.point);
+  fp.responses_seen = true;
+  if (s.kind == AckKind::nak || s.kind == AckKind::rnr_nak) {
+    NakEvent e{true, p.psn, p.ts_ns, p.frame, 0};
+    if (s.kind == AckKind::rnr_nak) {
+      e.rnr_wait_ns = rnr_timer_us(s.value) * 1000u;
+      req.naks.rnr_nak = e;
+    } else if (s.nak == NakCode::psn_sequence_error) {
+      req.naks.seq_nak = e;
+    }
+    req.naks.any_nak = true;
+    req.naks.last_nak_ts = p.ts_ns;
+  }
+  v.rtt_first = static_cast<uint32_t>(rtt_samples_.size());
+  const bool covers_itself = !(s.kind == AckKind::nak && s.nak == NakCode::psn_sequence_error);
+  const Covered c = fp.pending.on_response(p.psn, covers_itself, p.ts_ns, rtt_samples_);
+  v.covered = c.count;
+  v.request_frame = c.newest_frame;
+  v.rtt_ns = c.newest_rtt_ns;
+}
+
+}  // namespace roceshark

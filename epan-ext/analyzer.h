@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The sequence-analysis engine for one capture file.
+//
+// process() is called once per RoCE frame, in frame order, on the first
+// pass. It classifies the packet from what came before it only, so one-pass
+// and two-pass results are the same; it stores the verdict, and later passes
+// read it back with find().
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "epan-ext/config.h"
+#include "epan-ext/flow_table.h"
+#include "epan-ext/packet.h"
+#include "epan-ext/pending_acks.h"
+#include "epan-ext/request_sequence.h"
+#include "epan-ext/verdict.h"
+
+namespace roceshark {
+
+class Analyzer {
+ public:
+  explicit Analyzer(const Config& cfg = {}) : cfg_(cfg) {}
+
+  const Verdict& process(const PacketInfo& p);
+  const Verdict* find(uint32_t frame) const;
+
+  const Config& config() const { return cfg_; }
+  const FlowKey& flow_key(uint32_t flow) const { return flows_[flow].key; }
+  std::span<const uint64_t> rtt_samples(const Verdict& v) const {
+    return std::span(rtt_samples_).subspan(v.rtt_first, v.covered);
+  }
+  // Whether responses for `flow`'s requests were ever seen at `point`.
+  bool responses_seen(uint32_t flow, uint32_t point) const;
+
+  void name_point(uint32_t point, std::string name);
+  const std::string& point_name(uint32_t point) const;
+  bool point_named(uint32_t point) const { return point_names_.contains(point); }
+
+ private:
+  struct FlowPoint {
+    uint32_t point = 0;
+    RequestSequence requests;
+    PendingAcks pending;
+    bool responses_seen = false;
+    bool unchecked_noted = false;
+    // Last ACK here, for duplicate ACKs and mirrored copies of responses.
+    bool has_ack = false;
+    uint32_t ack_psn = 0;
+    uint32_t ack_msn = 0;
+    uint8_t ack_syndrome = 0;
+    uint64_t ack_ts = 0;
+  };
+
+  FlowPoint fresh_flow_point(uint32_t point) const;
+  FlowPoint& flow_point(uint32_t flow, uint32_t point);
+  void assign_stream(uint32_t flow, const PacketInfo& p, Role role);
+  void on_cm(const PacketInfo& p, Verdict& v);
+  void on_request(const PacketInfo& p, Verdict& v);
+  void on_response(const PacketInfo& p, Verdict& v);
+  void learn_pmtu(uint32_t flow, const PacketInfo& p);
+
+  Config cfg_;
+  FlowTable flows_;
+  std::vector<FlowPoint> flow_points_;
+  std::unordered_map<uint64_t, uint32_t> flow_point_index_;  // flow << 32 | point
+  std::vector<Verdict> verdicts_;                           // in frame order
+  std::vector<uint64_t> rtt_samples_;
+  bool untracked_noted_ = false;
+
+  struct CmKey {
+    Address active, passive;
+    uint32_t comm_id;
+    bool operator==(const CmKey&) const = default;
+  };
+  struct CmKeyHash {
+    size_t operator()(const CmKey& k) const { return hash_address(k.passive, hash_address(k.active)) ^ k.comm_id; }
+  };
+  struct CmRequest {
+    uint32_t qpn, start_psn;
+    bool answered;
+  };
+  std::unordered_map<CmKey, CmRequest, CmKeyHash> cm_requests_;
+  std::unordered_map<uint32_t, std::string> point_names_;
+};
+
+}  // namespace roceshark

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// QP flow identity and pairing.
+//
+// A flow is one direction of an RC connection: (source IP, destination IP,
+// BTH destination QP). It carries the requests its source sends and the
+// responses its source returns for the other direction's requests. The two
+// directions are paired by a CM exchange when the capture holds one, else by
+// PSN consistency: an ACK's PSN falls in the PSN range of the requests it
+// answers. A connection (both flows) gets one stream index, like tcp.stream.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "epan-ext/address.h"
+#include "epan-ext/request_sequence.h"
+#include "epan-ext/verdict.h"
+
+namespace roceshark {
+
+struct FlowKey {
+  Address src, dst;
+  uint32_t qp = 0;
+  bool operator==(const FlowKey&) const = default;
+};
+
+struct FlowKeyHash {
+  size_t operator()(const FlowKey& k) const { return hash_address(k.dst, hash_address(k.src)) ^ (k.qp * 0x9E3779B97F4A7C15ull); }
+};
+
+struct Flow {
+  FlowKey key;
+  uint32_t stream = kNoId;
+  uint32_t paired = kNoId;  // the reverse flow
+  bool requests_seen = false;
+  bool responses_seen = false;
+  uint32_t first_psn = 0;   // requests, any point
+  uint32_t highest_psn = 0;
+  uint32_t last_response_psn = 0;
+  uint32_t pmtu = 0;
+  std::optional<uint32_t> cm_start_psn;  // from the CM exchange that set the flow up
+  RequestContext naks;      // NAKs about this flow's requests, from the paired flow
+  std::vector<uint32_t> points;  // indices of this flow's per-point states
+};
+
+class FlowTable {
+ public:
+  // kNoId when the table is full.
+  uint32_t find_or_add(const FlowKey& key, uint32_t limit);
+  Flow& operator[](uint32_t id) { return flows_[id]; }
+  const Flow& operator[](uint32_t id) const { return flows_[id]; }
+  size_t size() const { return flows_.size(); }
+
+  // Pair a flow whose first response (or CNP) just arrived with the flow of
+  // the requests it answers; `psn` is ignored for CNPs, which carry none.
+  void pair_by_response(uint32_t id, bool has_psn, uint32_t psn);
+  // Pair a flow whose requests appear after its reverse flow's responses.
+  void pair_by_request(uint32_t id, uint32_t psn);
+  void pair(uint32_t a, uint32_t b);
+  uint32_t new_stream() { return next_stream_++; }
+
+ private:
+  struct PairHash {
+    size_t operator()(const std::pair<Address, Address>& p) const { return hash_address(p.second, hash_address(p.first)); }
+  };
+  std::vector<Flow> flows_;
+  std::unordered_map<FlowKey, uint32_t, FlowKeyHash> by_key_;
+  std::unordered_map<std::pair<Address, Address>, std::vector<uint32_t>, PairHash> by_hosts_;
+  uint32_t next_stream_ = 0;
+};
+
+}  // namespace roceshark

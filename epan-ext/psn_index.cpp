@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "epan-ext/psn_index.h"
+
+#include <bit>
+
+namespace roceshark {
+
+void FirstSeenIndex::grow() {
+  const uint32_t cap = slots_.empty() ? kMinCapacity : static_cast<uint32_t>(slots_.size()) * 2;
+  std::vector<Slot> bigger(cap);
+  for (const Slot& s : slots_)
+    if (s.tag & kValid) bigger[s.tag & (cap - 1)] = s;
+  slots_.swap(bigger);
+}
+
+void FirstSeenIndex::note(uint32_t psn, uint32_t frame) {
+  if (slots_.size() < kMaxCapacity && noted_ >= slots_.size()) grow();
+  Slot& s = slots_[psn & (slots_.size() - 1)];
+  if (s.tag == (psn | kValid)) return;
+  s = {psn | kValid, frame};
+  ++noted_;
+}
+
+uint32_t FirstSeenIndex::find(uint32_t psn) const {
+  if (slots_.empty()) return 0;
+  const Slot& s = slots_[psn & (slots_.size() - 1)];
+  return s.tag == (psn | kValid) ? s.frame : 0;
+}
+
+void FirstSeenIndex::clear() {
+  slots_.clear();
+  noted_ = 0;
+}
+
+void RecentPackets::push(const Entry& e) {
+  ring_[next_] = e;
+  next_ = (next_ + 1) % kSize;
+  if (used_ < kSize) ++used_;
+}
+
+const RecentPackets::Entry* RecentPackets::find_same(const Entry& e) const {
+  for (size_t i = 1; i <= used_; ++i) {
+    const Entry& c = ring_[(next_ + kSize - i) % kSize];
+    if (c.psn != e.psn || c.opcode != e.opcode || c.payload_len != e.payload_len) continue;
+    if (c.has_icrc && e.has_icrc && c.icrc != e.icrc) continue;
+    return &c;
+  }
+  return nullptr;
+}
+
+void RecentPackets::clear() {
+  used_ = 0;
+  next_ = 0;
+}
+
+}  // namespace roceshark

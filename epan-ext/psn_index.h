@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Bounded memory of what one flow sent at one point, for retransmission and
+// duplicate verdicts. Sizes grow with the flow, up to a cap, so a capture of
+// many small flows stays small and memory never grows with the capture span.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace roceshark {
+
+// PSN -> frame of its first copy, for the most recent PSNs. Direct-mapped:
+// a flow's PSNs are consecutive, so the last `capacity` PSNs never collide.
+class FirstSeenIndex {
+ public:
+  static constexpr uint32_t kMinCapacity = 64;
+  static constexpr uint32_t kMaxCapacity = 4096;  // deeper than any go-back-N window seen in practice
+
+  void note(uint32_t psn, uint32_t frame);  // keeps the first frame of a PSN still held
+  uint32_t find(uint32_t psn) const;        // 0 when not held
+  void clear();
+
+ private:
+  struct Slot {
+    uint32_t tag = 0;  // psn | kValid
+    uint32_t frame = 0;
+  };
+  static constexpr uint32_t kValid = 0x80000000u;
+  void grow();
+
+  std::vector<Slot> slots_;
+  uint32_t noted_ = 0;
+};
+
+// The last few packets themselves, to recognise an identical second copy.
+class RecentPackets {
+ public:
+  struct Entry {
+    uint64_t ts_ns = 0;
+    uint32_t frame = 0;
+    uint32_t psn = 0;
+    uint32_t icrc = 0;
+    uint32_t payload_len = 0;
+    uint8_t opcode = 0;
+    bool has_icrc = false;
+  };
+  static constexpr size_t kSize = 8;
+
+  void push(const Entry& e);
+  // Newest entry with the same PSN, opcode and length (and ICRC when both
+  // copies hold one), or nullptr.
+  const Entry* find_same(const Entry& e) const;
+  void clear();
+
+ private:
+  std::array<Entry, kSize> ring_{};
+  size_t next_ = 0;
+  size_t used_ = 0;
+};
+
+}  // namespace roceshark

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "epan-ext/qp_report.h"
+
+#include <cstdio>
+
+#include "epan-ext/text_table.h"
+
+namespace roceshark {
+namespace {
+
+using Col = TextTable::Column;
+constexpr auto kLeft = TextTable::Align::left;
+
+std::string num(uint64_t v) { return std::to_string(v); }
+
+std::string hex_qp(uint32_t qp) {
+  char b[16];
+  std::snprintf(b, sizeof b, "0x%06x", qp);
+  return b;
+}
+
+std::string us(uint64_t ns) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f", static_cast<double>(ns) / 1000.0);
+  return b;
+}
+
+std::vector<std::string> flow_cells(const QpRow& r) {
+  return {num(r.stream), r.point_name, r.flow.src.to_string(), r.flow.dst.to_string(), hex_qp(r.flow.qp)};
+}
+
+std::vector<Col> flow_columns() {
+  return {{"Stream"}, {"Point", kLeft}, {"Requester", kLeft}, {"Responder", kLeft}, {"DestQP", kLeft}};
+}
+
+std::string psn_range(const QpRow& r) {
+  return r.has_psn ? num(r.first_psn) + "-" + num(r.highest_psn) : "-";
+}
+
+}  // namespace
+
+std::string format_qp_report(const QpStats& stats, const std::string& filter) {
+  auto seq_cols = flow_columns();
+  for (const char* h : {"Packets", "Bytes", "PSN first-highest", "Gaps", "Missing", "Retrans", "GBN", "Timeout",
+                        "RNR-retry", "Dup"})
+    seq_cols.push_back({h});
+  TextTable seq(seq_cols);
+
+  auto resp_cols = flow_columns();
+  for (const char* h : {"Responses", "ACKs", "DupACK", "NAK-seq", "RNR-NAK", "NAK-err", "CNP", "ECN-CE",
+                        "ICRC-bad", "RTT-n", "RTT min/avg/p99/max (us)"})
+    resp_cols.push_back({h});
+  TextTable resp(resp_cols);
+
+  uint64_t unchecked = 0, silent = 0, reused = 0;
+  for (const auto& [key, r] : stats.rows()) {
+    auto cells = flow_cells(r);
+    if (r.requests) {
+      for (auto s : {num(r.requests), num(r.request_bytes), psn_range(r), num(r.gaps), num(r.missing_psns),
+                     num(r.retransmissions), num(r.gbn_resends), num(r.timeout_retransmissions),
+                     num(r.rnr_retries), num(r.duplicates)})
+        cells.push_back(s);
+    } else {
+      cells.push_back("requests not seen");
+    }
+    seq.add_row(cells);
+
+    cells = flow_cells(r);
+    if (r.responses || r.cnps) {
+      const Histogram& h = r.rtt_ns;
+      const std::string rtt = h.count() ? us(h.min()) + "/" + us(static_cast<uint64_t>(h.mean())) + "/" +
+                                              us(h.quantile(0.99)) + "/" + us(h.max())
+                                        : "-";
+      for (auto s : {num(r.responses), num(r.acks), num(r.duplicate_acks), num(r.naks_seq), num(r.rnr_naks),
+                     num(r.naks_other), num(r.cnps), num(r.ce), num(r.icrc_bad), num(h.count()), rtt})
+        cells.push_back(s);
+    } else {
+      cells.push_back("responses not seen");
+      silent += 1;
+    }
+    resp.add_row(cells);
+    unchecked += r.icrc_unchecked;
+    reused += r.qp_reuses;
+  }
+
+  std::string out = stats_header("RoCE QP Sequence Analysis", filter);
+  if (stats.rows().empty()) return out + "No RoCE packets.\n" + stats_rule();
+  out += "\nRequests (per requester -> responder QP, per capture point)\n" + seq.render();
+  out += "\nResponses and congestion (accounted to the requests they answer)\n" + resp.render();
+  out += "\n";
+  if (silent)
+    out += "Note: " + num(silent) +
+           " row(s) saw no responses at that point (one-directional tap?): unanswered requests are not counted as loss.\n";
+  if (unchecked)
+    out += "Note: " + num(unchecked) + " packet(s) were cut by the snaplen: their ICRC could not be checked.\n";
+  if (reused) out += "Note: " + num(reused) + " QP reuse(s): a new connection restarted the PSN sequence.\n";
+  if (stats.untracked())
+    out += "Note: " + num(stats.untracked()) + " packet(s) beyond the flow limit (roce.max_flows) were not analysed.\n";
+  out += "Percentiles from a log-linear histogram, within 1.6% of the sample at that rank.\n";
+  return out + stats_rule();
+}
+
+}  // namespace roceshark

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "epan-ext/qp_stats.h"
+
+#include "epan-ext/psn.h"
+
+namespace roceshark {
+
+void QpStats::add(const TapRecord& r) {
+  const PacketInfo& p = *r.packet;
+  const Verdict& v = *r.verdict;
+  if (v.untracked) {
+    ++untracked_;
+    return;
+  }
+  if (v.role != Role::request && v.role != Role::response && v.role != Role::cnp) return;
+
+  auto [it, added] = rows_.try_emplace({v.stream, v.point, v.row_flow});
+  QpRow& row = it->second;
+  if (added) {
+    row.stream = v.stream;
+    row.flow = r.analyzer->flow_key(v.row_flow);
+    row.point_name = r.analyzer->point_name(v.point);
+  }
+  if (v.seq == SeqClass::duplicate) {
+    ++row.duplicates;
+    return;
+  }
+  row.icrc_bad += p.icrc == IcrcState::bad;
+  row.icrc_unchecked += p.icrc == IcrcState::not_captured;
+
+  if (v.role == Role::cnp) {
+    ++row.cnps;
+    return;
+  }
+  if (v.role == Role::response) {
+    ++row.responses;
+    row.read_responses += classify_opcode(p.opcode).is_read_response;
+    row.acks += p.has_aeth && v.nak == NakCode::none && !classify_opcode(p.opcode).is_read_response;
+    row.duplicate_acks += v.duplicate_ack;
+    row.naks_seq += v.nak == NakCode::psn_sequence_error;
+    row.rnr_naks += v.nak == NakCode::rnr;
+    row.naks_other += v.nak != NakCode::none && v.nak != NakCode::psn_sequence_error && v.nak != NakCode::rnr;
+    for (uint64_t rtt : r.analyzer->rtt_samples(v)) row.rtt_ns.add(rtt);
+    return;
+  }
+
+  ++row.requests;
+  row.request_bytes += p.frame_len;
+  row.payload_bytes += p.payload_len;
+  if (!row.has_psn || v.qp_reuse) {
+    row.has_psn = true;
+    row.first_psn = row.highest_psn = p.psn;
+    row.first_ts_ns = p.ts_ns;
+  } else if (psn::after(p.psn, row.highest_psn)) {
+    row.highest_psn = p.psn;
+  }
+  row.last_ts_ns = p.ts_ns;
+  row.qp_reuses += v.qp_reuse;
+  row.ce += p.ecn == 3;
+  row.fecn += p.fecn;
+  row.becn += p.becn;
+  switch (v.seq) {
+    case SeqClass::gap:
+      ++row.gaps;
+      row.missing_psns += v.gap;
+      break;
+    case SeqClass::gbn_resend: ++row.gbn_resends; break;
+    case SeqClass::timeout_retransmission: ++row.timeout_retransmissions; break;
+    case SeqClass::rnr_retry: ++row.rnr_retries; break;
+    default: break;
+  }
+  row.retransmissions += is_retransmission(v.seq);
+}
+
+}  // namespace roceshark

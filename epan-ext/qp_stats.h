@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Per-QP, per-point counters, fed by the `roce` tap.
+//
+// A row is one request flow (requester -> responder, destination QP) at one
+// capture point. Responses and CNPs are accounted to the request flow they
+// answer; a response flow that was never paired gets a row of its own.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+
+#include "epan-ext/flow_table.h"
+#include "epan-ext/histogram.h"
+#include "epan-ext/tap_record.h"
+
+namespace roceshark {
+
+struct QpRow {
+  uint32_t stream = kNoId;
+  FlowKey flow;
+  std::string point_name;
+
+  uint64_t requests = 0;
+  uint64_t request_bytes = 0;  // frame bytes on the wire
+  uint64_t payload_bytes = 0;
+  bool has_psn = false;
+  uint32_t first_psn = 0;
+  uint32_t highest_psn = 0;
+  uint64_t first_ts_ns = 0;
+  uint64_t last_ts_ns = 0;
+
+  uint64_t gaps = 0;
+  uint64_t missing_psns = 0;
+  uint64_t retransmissions = 0;  // every kind below, duplicates excluded
+  uint64_t gbn_resends = 0;
+  uint64_t timeout_retransmissions = 0;
+  uint64_t rnr_retries = 0;
+  uint64_t duplicates = 0;  // mirror copies, requests and responses
+  uint64_t qp_reuses = 0;
+
+  uint64_t responses = 0;
+  uint64_t acks = 0;
+  uint64_t duplicate_acks = 0;
+  uint64_t read_responses = 0;
+  uint64_t naks_seq = 0;
+  uint64_t rnr_naks = 0;
+  uint64_t naks_other = 0;  // invalid request, remote access/operational, invalid RD, reserved
+  uint64_t cnps = 0;
+  uint64_t ce = 0;  // requests marked ECN-CE
+  uint64_t fecn = 0;
+  uint64_t becn = 0;
+  uint64_t icrc_bad = 0;
+  uint64_t icrc_unchecked = 0;
+  Histogram rtt_ns;
+};
+
+class QpStats {
+ public:
+  void add(const TapRecord& r);
+  void clear() { rows_.clear(); untracked_ = 0; }
+  // (stream, point, flow) order: a connection's rows sit together.
+  using Key = std::tuple<uint32_t, uint32_t, uint32_t>;
+  const std::map<Key, QpRow>& rows() const { return rows_; }
+  uint64_t untracked() const { return untracked_; }
+
+ private:
+  std::map<Key, QpRow> rows_;
+  uint64_t untracked_ = 0;
+};
+
+}  // namespace roceshark

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "epan-ext/verdict.h"
+
+namespace roceshark {
+
+const char* seq_class_name(SeqClass c) {
+  switch (c) {
+    case SeqClass::none: return "-";
+    case SeqClass::in_order: return "in-order";
+    case SeqClass::gap: return "gap";
+    case SeqClass::retransmission: return "retransmission";
+    case SeqClass::gbn_resend: return "go-back-N resend";
+    case SeqClass::timeout_retransmission: return "timeout retransmission";
+    case SeqClass::rnr_retry: return "RNR retry";
+    case SeqClass::duplicate: return "duplicate";
+  }
+  return "?";
+}
+
+}  // namespace roceshark

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// What the engine concluded about one packet. Stored per frame on the first
+// pass; later passes and the statistics only read it.
+#pragma once
+#include <cstdint>
+
+#include "epan-ext/aeth.h"
+#include "epan-ext/opcode.h"
+
+namespace roceshark {
+
+enum class SeqClass : uint8_t {
+  none,             // not a request
+  in_order,
+  gap,              // PSNs missing at this point before this one
+  retransmission,   // PSN seen already, or behind the highest, cause unknown
+  gbn_resend,       // after a PSN-sequence-error NAK: go-back-N
+  timeout_retransmission,
+  rnr_retry,        // after an RNR NAK and its timer
+  duplicate,        // the same packet recorded twice (mirror artefact)
+};
+
+const char* seq_class_name(SeqClass c);
+inline bool is_retransmission(SeqClass c) {
+  return c == SeqClass::retransmission || c == SeqClass::gbn_resend || c == SeqClass::timeout_retransmission ||
+         c == SeqClass::rnr_retry;
+}
+
+inline constexpr uint32_t kNoFrame = 0;
+inline constexpr uint32_t kNoId = UINT32_MAX;
+
+struct Verdict {
+  uint32_t frame = 0;
+  uint32_t flow = kNoId;      // directed flow (src, dst, dest QP)
+  uint32_t row_flow = kNoId;  // request flow this packet is accounted to
+  uint32_t stream = kNoId;    // connection index, like tcp.stream
+  uint32_t point = 0;
+
+  Role role = Role::other;
+  SeqClass seq = SeqClass::none;
+  NakCode nak = NakCode::none;
+  bool has_expected = false;
+  bool duplicate_ack = false;
+  bool qp_reuse = false;         // PSN jump or CM exchange: a new connection on this QP
+  bool first_unchecked = false;  // first packet of its flow and point whose ICRC was not captured
+  bool untracked = false;        // over the flow limit
+
+  uint32_t expected_psn = 0;
+  uint32_t gap = 0;                    // PSNs missing
+  uint32_t original_frame = kNoFrame;  // first copy of this PSN at this point
+  uint32_t nak_frame = kNoFrame;       // the NAK that started a go-back-N or RNR run
+  uint32_t request_frame = kNoFrame;   // newest request this response is first to cover
+  uint32_t covered = 0;                // requests with AckReq this response covers
+  uint64_t rtt_ns = 0;                 // to request_frame
+  uint64_t quiet_ns = 0;               // silence before a timeout retransmission
+  uint32_t rtt_first = 0;              // index of this response's RTT samples in the engine
+};
+
+}  // namespace roceshark

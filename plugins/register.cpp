@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Registration of the `roce` postdissector: fields, expert infos,
+// preferences, the tap, and the per-file init and cleanup.
+#include <epan/expert.h>
+#include <epan/prefs.h>
+#include <epan/tap.h>
+
+#include "plugins/dissect.h"
+#include "plugins/extract.h"
+#include "plugins/roce.h"
+
+namespace roceshark::glue {
+
+Ids ids;
+
+namespace {
+
+dissector_handle_t handle;
+
+// Preferences (documented in docs/preferences.md).
+guint pref_timeout_us = 1000;
+guint pref_duplicate_window_us = 50;
+guint pref_max_flows = 1u << 18;
+gboolean pref_check_icrc = TRUE;
+
+const true_false_string kPresent = {"Yes", "No"};
+
+void init_file() {
+  Config cfg;
+  cfg.timeout_ns = uint64_t{pref_timeout_us} * 1000;
+  cfg.duplicate_window_ns = uint64_t{pref_duplicate_window_us} * 1000;
+  cfg.max_flows = pref_max_flows;
+  session_reset(cfg);
+  set_check_icrc(pref_check_icrc);
+}
+
+void register_fields() {
+  static hf_register_info hf[] = {
+      {&ids.stream, {"Stream index", "roce.qp.stream", FT_UINT32, BASE_DEC, nullptr, 0,
+                     "One RC connection (both directions), like tcp.stream", HFILL}},
+      {&ids.point, {"Capture point", "roce.point", FT_UINT32, BASE_DEC, nullptr, 0,
+                    "Capture point id: the pcapng interface", HFILL}},
+      {&ids.role, {"Role", "roce.role", FT_STRING, BASE_NONE, nullptr, 0,
+                   "request, response or cnp", HFILL}},
+      {&ids.seq, {"Sequence", "roce.seq", FT_STRING, BASE_NONE, nullptr, 0,
+                  "Sequence verdict for a request at this point", HFILL}},
+      {&ids.expected_psn, {"Expected PSN", "roce.seq.expected_psn", FT_UINT32, BASE_DEC, nullptr, 0,
+                           "The PSN this point expected next on this flow", HFILL}},
+      {&ids.gap, {"Missing PSNs", "roce.seq.gap", FT_UINT32, BASE_DEC, nullptr, 0,
+                  "PSNs skipped at this point before this packet", HFILL}},
+      {&ids.retransmission, {"Retransmission", "roce.seq.retransmission", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                             "PSN already seen, or behind the highest PSN seen, at this point", HFILL}},
+      {&ids.gbn_resend, {"Go-back-N resend", "roce.seq.gbn_resend", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                         "Resent after a PSN sequence error NAK", HFILL}},
+      {&ids.timeout_retransmission, {"Timeout retransmission", "roce.seq.timeout_retransmission", FT_BOOLEAN,
+                                     BASE_NONE, TFS(&kPresent), 0,
+                                     "Resent with no NAK before it, after a quiet period (roce.timeout_us)", HFILL}},
+      {&ids.rnr_retry, {"RNR retry", "roce.seq.rnr_retry", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                        "Resent after an RNR NAK", HFILL}},
+      {&ids.duplicate, {"Duplicate", "roce.seq.duplicate", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                        "The same packet recorded again at this point (mirror artefact), not a retransmission",
+                        HFILL}},
+      {&ids.original_frame, {"Original frame", "roce.seq.original_frame", FT_FRAMENUM, BASE_NONE,
+                             FRAMENUM_TYPE(FT_FRAMENUM_RETRANS_PREV), 0, "First copy of this PSN at this point",
+                             HFILL}},
+      {&ids.nak_frame, {"NAK frame", "roce.seq.nak_frame", FT_FRAMENUM, BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_REQUEST),
+                        0, "The NAK this resend answers", HFILL}},
+      {&ids.quiet_ns, {"Quiet period (ns)", "roce.seq.quiet_ns", FT_UINT64, BASE_DEC, nullptr, 0,
+                       "Silence on this flow at this point before the retransmission", HFILL}},
+      {&ids.qp_reuse, {"QP reuse", "roce.seq.qp_reuse", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                       "A new connection on this QP number restarted the PSN sequence", HFILL}},
+      {&ids.ack_kind, {"Response", "roce.ack.kind", FT_STRING, BASE_NONE, nullptr, 0,
+                       "ACK, NAK, RNR NAK or READ response", HFILL}},
+      {&ids.nak, {"NAK", "roce.ack.nak", FT_STRING, BASE_NONE, nullptr, 0, "NAK code", HFILL}},
+      {&ids.rnr_timer_us, {"RNR timer (us)", "roce.ack.rnr_timer_us", FT_UINT32, BASE_DEC, nullptr, 0,
+                           "How long the requester must wait before retrying", HFILL}},
+      {&ids.dup_ack, {"Duplicate ACK", "roce.ack.duplicate", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                      "ACK that does not advance past the previous ACK's PSN", HFILL}},
+      {&ids.rtt_ns, {"ACK RTT (ns)", "roce.ack.rtt_ns", FT_UINT64, BASE_DEC, nullptr, 0,
+                     "From the newest request with AckReq this response covers", HFILL}},
+      {&ids.request_frame, {"Request frame", "roce.ack.request_frame", FT_FRAMENUM, BASE_NONE,
+                            FRAMENUM_TYPE(FT_FRAMENUM_ACK), 0, "The newest request this response covers", HFILL}},
+      {&ids.covered, {"Requests covered", "roce.ack.covered", FT_UINT32, BASE_DEC, nullptr, 0,
+                      "Requests with AckReq this response is the first to cover (coalesced ACK)", HFILL}},
+      {&ids.cnp, {"CNP", "roce.cnp", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                  "Congestion Notification Packet (BTH opcode 0x81)", HFILL}},
+      {&ids.cnp_qp, {"CNP target QP", "roce.cnp.qp", FT_UINT32, BASE_HEX, nullptr, 0,
+                     "The QP whose sender must slow down", HFILL}},
+      {&ids.fecn, {"FECN", "roce.fecn", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                   "BTH Forward Explicit Congestion Notification", HFILL}},
+      {&ids.becn, {"BECN", "roce.becn", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                   "BTH Backward Explicit Congestion Notification", HFILL}},
+      {&ids.icrc_status, {"ICRC", "roce.icrc_status", FT_STRING, BASE_NONE, nullptr, 0,
+                          "good, bad, not captured, or unchecked", HFILL}},
+      {&ids.icrc_bad, {"ICRC bad", "roce.icrc_bad", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                       "The invariant CRC does not match: corrupted on a link", HFILL}},
+      {&ids.icrc_computed, {"ICRC computed", "roce.icrc_computed", FT_UINT32, BASE_HEX, nullptr, 0,
+                            "The ICRC this packet should carry (wire byte order)", HFILL}},
+  };
+  static gint* ett[] = {&ids.ett_roce, &ids.ett_seq, &ids.ett_ack};
+  static ei_register_info ei[] = {
+      {&ids.ei_gap, {"roce.seq.gap.expert", PI_SEQUENCE, PI_WARN, "PSN gap: packets missing at this point", EXPFILL}},
+      {&ids.ei_retransmission, {"roce.seq.retransmission.expert", PI_SEQUENCE, PI_NOTE, "Retransmission", EXPFILL}},
+      {&ids.ei_gbn, {"roce.seq.gbn_resend.expert", PI_SEQUENCE, PI_NOTE, "Go-back-N resend after NAK", EXPFILL}},
+      {&ids.ei_timeout, {"roce.seq.timeout_retransmission.expert", PI_SEQUENCE, PI_WARN,
+                         "Timeout retransmission", EXPFILL}},
+      {&ids.ei_rnr_retry, {"roce.seq.rnr_retry.expert", PI_SEQUENCE, PI_NOTE, "Retry after RNR NAK", EXPFILL}},
+      {&ids.ei_duplicate, {"roce.seq.duplicate.expert", PI_SEQUENCE, PI_NOTE,
+                           "Duplicate: same packet recorded twice", EXPFILL}},
+      {&ids.ei_nak, {"roce.ack.nak.expert", PI_SEQUENCE, PI_WARN, "NAK: PSN sequence error", EXPFILL}},
+      {&ids.ei_nak_error, {"roce.ack.nak_error.expert", PI_RESPONSE_CODE, PI_ERROR, "NAK error", EXPFILL}},
+      {&ids.ei_rnr_nak, {"roce.ack.rnr_nak.expert", PI_SEQUENCE, PI_WARN, "RNR NAK", EXPFILL}},
+      {&ids.ei_dup_ack, {"roce.ack.duplicate.expert", PI_SEQUENCE, PI_NOTE, "Duplicate ACK", EXPFILL}},
+      {&ids.ei_cnp, {"roce.cnp.expert", PI_SEQUENCE, PI_CHAT, "Congestion Notification Packet", EXPFILL}},
+      {&ids.ei_icrc_bad, {"roce.icrc_bad.expert", PI_CHECKSUM, PI_ERROR, "Bad ICRC", EXPFILL}},
+      {&ids.ei_icrc_unchecked, {"roce.icrc_unchecked.expert", PI_CHECKSUM, PI_CHAT,
+                                "ICRC not captured (snaplen): not checked on this flow", EXPFILL}},
+      {&ids.ei_qp_reuse, {"roce.seq.qp_reuse.expert", PI_SEQUENCE, PI_NOTE, "QP reuse: new connection", EXPFILL}},
+      {&ids.ei_truncated, {"roce.truncated_bth", PI_MALFORMED, PI_ERROR,
+                           "RoCE packet too short for its BTH: not analysed", EXPFILL}},
+      {&ids.ei_untracked, {"roce.flow_limit.expert", PI_UNDECODED, PI_WARN,
+                           "Flow limit reached (roce.max_flows): later new flows are not analysed", EXPFILL}},
+  };
+
+  ids.proto = proto_register_protocol("RoCE Analysis", "RoCE", "roce");
+  proto_register_field_array(ids.proto, hf, array_length(hf));
+  proto_register_subtree_array(ett, array_length(ett));
+  expert_register_field_array(expert_register_protocol(ids.proto), ei, array_length(ei));
+}
+
+void register_preferences() {
+  module_t* m = prefs_register_protocol(ids.proto, nullptr);
+  prefs_register_uint_preference(m, "timeout_us", "Timeout threshold (us)",
+                                 "A retransmission with no NAK before it, after at least this much silence on its "
+                                 "flow, is a timeout retransmission",
+                                 10, &pref_timeout_us);
+  prefs_register_uint_preference(m, "duplicate_window_us", "Duplicate window (us)",
+                                 "The same packet again within this window, with no NAK between, is a capture "
+                                 "duplicate (SPAN mirroring both directions), not a retransmission",
+                                 10, &pref_duplicate_window_us);
+  prefs_register_bool_preference(m, "check_icrc", "Validate the ICRC",
+                                 "Recompute the invariant CRC of every fully captured RoCE packet", &pref_check_icrc);
+  prefs_register_uint_preference(m, "max_flows", "Flow limit",
+                                 "Flows analysed per file; packets of further flows are counted, not analysed",
+                                 10, &pref_max_flows);
+}
+
+}  // namespace
+
+void register_protocol() {
+  register_fields();
+  register_preferences();
+  ids.tap = register_tap("roce");
+  handle = create_dissector_handle(dissect_roce, ids.proto);
+  register_postdissector(handle);
+  register_init_routine(init_file);
+  register_cleanup_routine(session_drop);
+}
+
+void register_handoff() {
+  resolve_fields();
+  set_postdissector_wanted_hfids(handle, wanted_fields());
+}
+
+}  // namespace roceshark::glue

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// All tree writes, expert infos and column text of the postdissector.
+#include <epan/expert.h>
+#include <epan/proto.h>
+
+#include "epan-ext/aeth.h"
+#include "epan-ext/opcode.h"
+#include "plugins/dissect.h"
+#include "plugins/roce.h"
+
+namespace roceshark::glue {
+namespace {
+
+const char* role_name(Role r) {
+  switch (r) {
+    case Role::request: return "request";
+    case Role::response: return "response";
+    case Role::cnp: return "cnp";
+    case Role::datagram: return "datagram";
+    case Role::other: return "other";
+  }
+  return "?";
+}
+
+const char* icrc_name(IcrcState s) {
+  switch (s) {
+    case IcrcState::unchecked: return "unchecked";
+    case IcrcState::good: return "good";
+    case IcrcState::bad: return "bad";
+    case IcrcState::not_captured: return "not captured";
+  }
+  return "?";
+}
+
+proto_item* gen(proto_item* it) {
+  proto_item_set_generated(it);
+  return it;
+}
+
+proto_item* add_flag(proto_tree* t, tvbuff_t* tvb, int hf) { return gen(proto_tree_add_boolean(t, hf, tvb, 0, 0, TRUE)); }
+
+// Info column tag, like TCP's "[TCP Retransmission]".
+const char* info_tag(const Verdict& v) {
+  if (v.seq == SeqClass::duplicate) return "[RoCE Duplicate] ";
+  switch (v.seq) {
+    case SeqClass::gap: return "[RoCE PSN Gap] ";
+    case SeqClass::retransmission: return "[RoCE Retransmission] ";
+    case SeqClass::gbn_resend: return "[RoCE Go-back-N] ";
+    case SeqClass::timeout_retransmission: return "[RoCE Timeout Retransmission] ";
+    case SeqClass::rnr_retry: return "[RoCE RNR Retry] ";
+    default: break;
+  }
+  if (v.duplicate_ack) return "[RoCE Dup ACK] ";
+  if (v.nak == NakCode::rnr) return "[RoCE RNR NAK] ";
+  if (v.nak != NakCode::none) return "[RoCE NAK] ";
+  return nullptr;
+}
+
+void render_request(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const PacketInfo& p, const Verdict& v,
+                    const std::string& point) {
+  proto_item* seq = gen(proto_tree_add_string(t, ids.seq, tvb, 0, 0, seq_class_name(v.seq)));
+  proto_tree* st = proto_item_add_subtree(seq, ids.ett_seq);
+  if (v.has_expected) gen(proto_tree_add_uint(st, ids.expected_psn, tvb, 0, 0, v.expected_psn));
+  if (v.qp_reuse) {
+    expert_add_info_format(pinfo, add_flag(st, tvb, ids.qp_reuse), &ids.ei_qp_reuse,
+                           "QP reuse: PSN sequence restarts at %u on QP 0x%06x (new connection)", p.psn, p.dest_qp);
+  }
+  switch (v.seq) {
+    case SeqClass::gap: {
+      proto_item* it = gen(proto_tree_add_uint(st, ids.gap, tvb, 0, 0, v.gap));
+      expert_add_info_format(pinfo, it, &ids.ei_gap, "PSN gap at %s: %u PSN(s) missing before PSN %u (expected %u)",
+                             point.c_str(), v.gap, p.psn, v.expected_psn);
+      break;
+    }
+    case SeqClass::duplicate: {
+      proto_item* it = add_flag(st, tvb, ids.duplicate);
+      expert_add_info_format(pinfo, it, &ids.ei_duplicate,
+                             "Duplicate of frame %u at %s: the same packet recorded twice (mirror), not a resend",
+                             v.original_frame, point.c_str());
+      break;
+    }
+    case SeqClass::retransmission:
+    case SeqClass::gbn_resend:
+    case SeqClass::timeout_retransmission:
+    case SeqClass::rnr_retry: {
+      proto_item* it = add_flag(st, tvb, ids.retransmission);
+      if (v.seq == SeqClass::retransmission)
+        expert_add_info_format(pinfo, it, &ids.ei_retransmission, "Retransmission of PSN %u at %s", p.psn,
+                               point.c_str());
+      if (v.seq == SeqClass::gbn_resend)
+        expert_add_info_format(pinfo, add_flag(st, tvb, ids.gbn_resend), &ids.ei_gbn,
+                               "Go-back-N resend of PSN %u after the NAK in frame %u", p.psn, v.nak_frame);
+      if (v.seq == SeqClass::timeout_retransmission)
+        expert_add_info_format(pinfo, add_flag(st, tvb, ids.timeout_retransmission), &ids.ei_timeout,
+                               "Timeout retransmission of PSN %u at %s after %.1f us without a NAK", p.psn,
+                               point.c_str(), static_cast<double>(v.quiet_ns) / 1000.0);
+      if (v.seq == SeqClass::rnr_retry)
+        expert_add_info_format(pinfo, add_flag(st, tvb, ids.rnr_retry), &ids.ei_rnr_retry,
+                               "Retry of PSN %u after the RNR NAK in frame %u", p.psn, v.nak_frame);
+      if (v.original_frame) gen(proto_tree_add_uint(st, ids.original_frame, tvb, 0, 0, v.original_frame));
+      if (v.nak_frame) gen(proto_tree_add_uint(st, ids.nak_frame, tvb, 0, 0, v.nak_frame));
+      if (v.seq == SeqClass::timeout_retransmission) gen(proto_tree_add_uint64(st, ids.quiet_ns, tvb, 0, 0, v.quiet_ns));
+      break;
+    }
+    default: break;
+  }
+}
+
+const char* response_kind(const PacketInfo& p, const Syndrome& s) {
+  if (classify_opcode(p.opcode).is_read_response) return "READ response";
+  if (!p.has_aeth) return "response";
+  switch (s.kind) {
+    case AckKind::ack: return "ACK";
+    case AckKind::rnr_nak: return "RNR NAK";
+    case AckKind::nak: return "NAK";
+    case AckKind::reserved: return "reserved syndrome";
+  }
+  return "?";
+}
+
+void render_response(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const PacketInfo& p, const Verdict& v,
+                     const std::string& point) {
+  const Syndrome s = decode_syndrome(p.syndrome);
+  proto_item* kind = gen(proto_tree_add_string(t, ids.ack_kind, tvb, 0, 0, response_kind(p, s)));
+  proto_tree* at = proto_item_add_subtree(kind, ids.ett_ack);
+  if (v.seq == SeqClass::duplicate) {
+    expert_add_info_format(pinfo, add_flag(at, tvb, ids.duplicate), &ids.ei_duplicate,
+                           "Duplicate: the same response recorded twice at %s (mirror)", point.c_str());
+    return;
+  }
+  if (p.has_aeth && s.kind == AckKind::rnr_nak) {
+    proto_item* it = gen(proto_tree_add_string(at, ids.nak, tvb, 0, 0, nak_name(v.nak)));
+    gen(proto_tree_add_uint(at, ids.rnr_timer_us, tvb, 0, 0, rnr_timer_us(s.value)));
+    expert_add_info_format(pinfo, it, &ids.ei_rnr_nak, "RNR NAK for PSN %u: responder not ready, retry in %u us",
+                           p.psn, rnr_timer_us(s.value));
+  } else if (v.nak == NakCode::psn_sequence_error) {
+    proto_item* it = gen(proto_tree_add_string(at, ids.nak, tvb, 0, 0, nak_name(v.nak)));
+    expert_add_info_format(pinfo, it, &ids.ei_nak, "NAK PSN sequence error: responder expected PSN %u (seen at %s)",
+                           p.psn, point.c_str());
+  } else if (v.nak != NakCode::none) {
+    proto_item* it = gen(proto_tree_add_string(at, ids.nak, tvb, 0, 0, nak_name(v.nak)));
+    expert_add_info_format(pinfo, it, &ids.ei_nak_error, "NAK %s for PSN %u on QP 0x%06x", nak_name(v.nak), p.psn,
+                           p.dest_qp);
+  }
+  if (v.duplicate_ack)
+    expert_add_info_format(pinfo, add_flag(at, tvb, ids.dup_ack), &ids.ei_dup_ack,
+                           "Duplicate ACK for PSN %u at %s", p.psn, point.c_str());
+  if (v.request_frame) {
+    gen(proto_tree_add_uint(at, ids.request_frame, tvb, 0, 0, v.request_frame));
+    gen(proto_tree_add_uint64(at, ids.rtt_ns, tvb, 0, 0, v.rtt_ns));
+    gen(proto_tree_add_uint(at, ids.covered, tvb, 0, 0, v.covered));
+  }
+}
+
+}  // namespace
+
+void render_truncated(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree) {
+  proto_item* ti = proto_tree_add_item(tree, ids.proto, tvb, 0, 0, ENC_NA);
+  expert_add_info(pinfo, ti, &ids.ei_truncated);
+}
+
+void render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const PacketInfo& p, const Verdict& v) {
+  if (p.opcode == kOpcodeCnp) {
+    // Wireshark 4.0 calls opcode 0x81 "Unknown OpCode".
+    col_clear(pinfo->cinfo, COL_INFO);
+    col_add_fstr(pinfo->cinfo, COL_INFO, "CNP QP=0x%06x", p.dest_qp);
+  }
+  if (const char* tag = info_tag(v)) col_prepend_fstr(pinfo->cinfo, COL_INFO, "%s", tag);
+
+  proto_item* ti = proto_tree_add_item(tree, ids.proto, tvb, 0, 0, ENC_NA);
+  proto_tree* t = proto_item_add_subtree(ti, ids.ett_roce);
+  const Analyzer& a = session();
+  const std::string& point = a.point_name(v.point);
+  if (v.untracked) {
+    if (v.first_unchecked) expert_add_info(pinfo, ti, &ids.ei_untracked);
+    return;
+  }
+  if (v.stream != kNoId) gen(proto_tree_add_uint(t, ids.stream, tvb, 0, 0, v.stream));
+  proto_item_append_text(gen(proto_tree_add_uint(t, ids.point, tvb, 0, 0, v.point)), " (%s)", point.c_str());
+  gen(proto_tree_add_string(t, ids.role, tvb, 0, 0, role_name(v.role)));
+
+  if (v.role == Role::request) render_request(tvb, pinfo, t, p, v, point);
+  if (v.role == Role::response) render_response(tvb, pinfo, t, p, v, point);
+  if (v.role == Role::cnp) {
+    proto_item* it = add_flag(t, tvb, ids.cnp);
+    gen(proto_tree_add_uint(t, ids.cnp_qp, tvb, 0, 0, p.dest_qp));
+    expert_add_info_format(pinfo, it, &ids.ei_cnp, "CNP at %s: slow down QP 0x%06x", point.c_str(), p.dest_qp);
+  }
+  if (p.fecn) add_flag(t, tvb, ids.fecn);
+  if (p.becn) add_flag(t, tvb, ids.becn);
+
+  gen(proto_tree_add_string(t, ids.icrc_status, tvb, 0, 0, icrc_name(p.icrc)));
+  if (p.icrc == IcrcState::bad) {
+    expert_add_info_format(pinfo, add_flag(t, tvb, ids.icrc_bad), &ids.ei_icrc_bad,
+                           "Bad ICRC at %s: packet corrupted before this point (check optics and cabling)",
+                           point.c_str());
+    gen(proto_tree_add_uint(t, ids.icrc_computed, tvb, 0, 0, p.icrc_expected));
+  }
+  if (p.icrc == IcrcState::not_captured && v.first_unchecked)
+    expert_add_info_format(pinfo, ti, &ids.ei_icrc_unchecked,
+                           "ICRC not captured at %s (snaplen): not checked on this flow", point.c_str());
+}
+
+}  // namespace roceshark::glue

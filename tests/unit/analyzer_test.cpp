@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Flow identity, pairing, responses, multi-point and limits.
+#include "epan-ext/analyzer.h"
+
+#include <gtest/gtest.h>
+
+#include "packets.h"
+
+namespace roceshark {
+namespace {
+
+using test::Wire;
+constexpr uint64_t us = 1000;
+
+TEST(Analyzer, AckPairsWithItsRequestsByPsn) {
+  Analyzer a;
+  Wire w;
+  Wire w2 = w;
+  w2.qp_b = 0x99, w2.qp_a = 0x98;
+  a.process(w.req(0, 1000, true));
+  PacketInfo other = w2.req(us, 0x700000, true);
+  other.frame = ++w.frame;
+  a.process(other);
+  const Verdict& ack = a.process(w.resp(5 * us, 1000));
+  EXPECT_EQ(ack.stream, a.find(1)->stream);
+  EXPECT_EQ(ack.row_flow, a.find(1)->flow);
+  EXPECT_EQ(ack.request_frame, 1u);
+  EXPECT_EQ(ack.rtt_ns, 5 * us);
+  PacketInfo ack2 = w2.resp(6 * us, 0x700000);
+  ack2.frame = ++w.frame;
+  const Verdict& v2 = a.process(ack2);
+  EXPECT_EQ(v2.stream, a.find(2)->stream);
+  EXPECT_EQ(v2.request_frame, 2u);
+}
+
+TEST(Analyzer, BidirectionalConnectionIsOneStream) {
+  Analyzer a;
+  Wire w;
+  a.process(w.req(0, 10, true));
+  a.process(w.resp(us, 10));
+  // b sends its own requests on the flow that carried its ACKs.
+  PacketInfo breq = w.base(2 * us);
+  breq.src = w.b, breq.dst = w.a, breq.dest_qp = w.qp_a, breq.opcode = test::kSendOnly, breq.psn = 900;
+  const Verdict& v = a.process(breq);
+  EXPECT_EQ(v.stream, a.find(1)->stream);
+  EXPECT_EQ(v.seq, SeqClass::in_order);
+}
+
+TEST(Analyzer, CoalescedAckGivesOneSamplePerRequest) {
+  Analyzer a;
+  Wire w;
+  a.process(w.req(0, 1, true));
+  a.process(w.req(us, 2, true));
+  a.process(w.req(2 * us, 3, false));
+  const Verdict& v = a.process(w.resp(10 * us, 3));
+  EXPECT_EQ(v.covered, 2u);
+  EXPECT_EQ(v.request_frame, 2u);
+  EXPECT_EQ(v.rtt_ns, 9 * us);
+  const auto samples = a.rtt_samples(v);
+  ASSERT_EQ(samples.size(), 2u);
+  EXPECT_EQ(samples[0], 10 * us);
+}
+
+TEST(Analyzer, DuplicateAck) {
+  Analyzer a;
+  Wire w;
+  a.process(w.req(0, 1, true));
+  a.process(w.resp(us, 1, test::kSynAck, 1));
+  a.process(w.req(200 * us, 1, true));  // resent: the ACK was lost on its way back
+  const Verdict& v = a.process(w.resp(201 * us, 1, test::kSynAck, 1));
+  EXPECT_TRUE(v.duplicate_ack);
+  EXPECT_EQ(v.request_frame, 0u);  // Karn: the resend gives no RTT
+}
+
+TEST(Analyzer, MirroredAckIsADuplicateNotADupAck) {
+  Analyzer a;
+  Wire w;
+  a.process(w.req(0, 1, true));
+  a.process(w.resp(us, 1, test::kSynAck, 1));
+  const Verdict& v = a.process(w.resp(2 * us, 1, test::kSynAck, 1));
+  EXPECT_EQ(v.seq, SeqClass::duplicate);
+  EXPECT_FALSE(v.duplicate_ack);
+}
+
+TEST(Analyzer, SecondPointIsNotARetransmission) {
+  Analyzer a;
+  Wire w;
+  for (uint32_t i = 0; i < 5; ++i) {
+    w.point = 0;
+    EXPECT_EQ(a.process(w.req(i * us, 100 + i)).seq, SeqClass::in_order);
+    w.point = 1;  // the same packet 3 us later, at the next tap
+    EXPECT_EQ(a.process(w.req(i * us + 3 * us, 100 + i)).seq, SeqClass::in_order);
+  }
+  EXPECT_EQ(a.find(1)->stream, a.find(2)->stream);
+  EXPECT_NE(a.find(1)->point, a.find(2)->point);
+}
+
+TEST(Analyzer, LossBetweenPointsIsAGapOnlyDownstream) {
+  Analyzer a;
+  Wire w;
+  for (uint32_t psn : {1u, 2u, 3u}) {
+    w.point = 0;
+    EXPECT_EQ(a.process(w.req(psn * us, psn)).seq, SeqClass::in_order);
+    if (psn == 2) continue;  // dropped between the taps
+    w.point = 1;
+    const SeqClass c = a.process(w.req(psn * us + 500, psn)).seq;
+    EXPECT_EQ(c, psn == 3 ? SeqClass::gap : SeqClass::in_order);
+  }
+}
+
+TEST(Analyzer, OneDirectionalCaptureReportsNoResponses) {
+  Analyzer a;
+  Wire w;
+  for (uint32_t i = 0; i < 100; ++i) EXPECT_EQ(a.process(w.req(i * us, i, true)).seq, SeqClass::in_order);
+  EXPECT_FALSE(a.responses_seen(a.find(1)->flow, 0));
+}
+
+TEST(Analyzer, CnpIsAttributedToTheQpItThrottles) {
+  Analyzer a;
+  Wire w;
+  a.process(w.req(0, 5, true));
+  const Verdict& c = a.process(w.cnp(us));
+  EXPECT_EQ(c.role, Role::cnp);
+  EXPECT_EQ(c.row_flow, a.find(1)->flow);
+  EXPECT_EQ(c.stream, a.find(1)->stream);
+}
+
+TEST(Analyzer, CnpWithTwoCandidatesStaysUnpaired) {
+  Analyzer a;
+  Wire w, w2;
+  w2.qp_b = 0x77;
+  a.process(w.req(0, 5));
+  PacketInfo p = w2.req(us, 900);
+  p.frame = ++w.frame;
+  a.process(p);
+  const Verdict& c = a.process(w.cnp(2 * us));
+  EXPECT_EQ(c.row_flow, c.flow);  // ambiguous: accounted to itself, not guessed
+}
+
+PacketInfo cm(Wire& w, bool from_a, CmMessage m, uint64_t ts) {
+  PacketInfo p = w.base(ts);
+  p.src = from_a ? w.a : w.b;
+  p.dst = from_a ? w.b : w.a;
+  p.dest_qp = 1;
+  p.opcode = test::kUdSendOnly;
+  p.cm = m;
+  return p;
+}
+
+TEST(Analyzer, CmExchangePairsAndGivesTheStartPsn) {
+  Analyzer a;
+  Wire w;
+  a.process(cm(w, true, {CmMessage::Kind::req, 0xA1, 0, w.qp_a, 5000}, 0));
+  a.process(cm(w, false, {CmMessage::Kind::rep, 0xB1, 0xA1, w.qp_b, 9000}, us));
+  const Verdict& first = a.process(w.req(2 * us, 5001));  // 5000 never arrived
+  EXPECT_EQ(first.seq, SeqClass::gap);
+  EXPECT_EQ(first.gap, 1u);
+  // b's first packet is a request on the paired flow: same stream, no PSN guessing.
+  PacketInfo breq = w.base(3 * us);
+  breq.src = w.b, breq.dst = w.a, breq.dest_qp = w.qp_a, breq.opcode = test::kSendOnly, breq.psn = 9000;
+  const Verdict& v = a.process(breq);
+  EXPECT_EQ(v.stream, first.stream);
+  EXPECT_EQ(v.seq, SeqClass::in_order);
+  EXPECT_TRUE(v.has_expected);
+}
+
+TEST(Analyzer, CmQpReuseStartsANewStream) {
+  Analyzer a;
+  Wire w;
+  a.process(cm(w, true, {CmMessage::Kind::req, 1, 0, w.qp_a, 100}, 0));
+  a.process(cm(w, false, {CmMessage::Kind::rep, 2, 1, w.qp_b, 200}, us));
+  const uint32_t old_stream = a.process(w.req(2 * us, 100, true)).stream;
+  a.process(w.req(3 * us, 101, true));
+  const Verdict& rep = [&]() -> const Verdict& {
+    a.process(cm(w, true, {CmMessage::Kind::req, 3, 0, w.qp_a, 7000}, 10 * us));
+    return a.process(cm(w, false, {CmMessage::Kind::rep, 4, 3, w.qp_b, 8000}, 11 * us));
+  }();
+  EXPECT_TRUE(rep.qp_reuse);
+  const Verdict& v = a.process(w.req(12 * us, 7000));
+  EXPECT_NE(v.stream, old_stream);
+  EXPECT_EQ(v.seq, SeqClass::in_order);
+}
+
+TEST(Analyzer, SameRepAtASecondPointIsNotAnotherConnection) {
+  Analyzer a;
+  Wire w;
+  a.process(cm(w, true, {CmMessage::Kind::req, 1, 0, w.qp_a, 100}, 0));
+  a.process(cm(w, false, {CmMessage::Kind::rep, 2, 1, w.qp_b, 200}, us));
+  const uint32_t stream = a.process(w.req(2 * us, 100)).stream;
+  w.point = 1;
+  a.process(cm(w, false, {CmMessage::Kind::rep, 2, 1, w.qp_b, 200}, 3 * us));
+  EXPECT_EQ(a.process(w.req(4 * us, 100)).stream, stream);
+}
+
+TEST(Analyzer, FlowLimitIsReportedOnce) {
+  Config cfg;
+  cfg.max_flows = 2;
+  Analyzer a(cfg);
+  Wire w;
+  for (uint32_t qp = 1; qp <= 5; ++qp) {
+    w.qp_b = qp;
+    a.process(w.req(qp * us, 1));
+  }
+  EXPECT_FALSE(a.find(2)->untracked);
+  EXPECT_TRUE(a.find(3)->untracked);
+  EXPECT_TRUE(a.find(3)->first_unchecked);
+  EXPECT_FALSE(a.find(4)->first_unchecked);
+}
+
+TEST(Analyzer, ProcessingAFrameTwiceReturnsTheStoredVerdict) {
+  Analyzer a;
+  Wire w;
+  a.process(w.req(0, 1));
+  PacketInfo p = w.req(us, 5);
+  a.process(p);
+  a.process(w.req(2 * us, 6));
+  EXPECT_EQ(a.process(p).seq, SeqClass::gap);  // not re-analysed as a retransmission
+  EXPECT_EQ(a.find(99), nullptr);
+}
+
+TEST(Analyzer, Ipv6FlowsWork) {
+  Analyzer a;
+  Wire w;
+  std::array<uint8_t, 16> x{0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+  w.a = Address::from(x);
+  x[15] = 2;
+  w.b = Address::from(x);
+  a.process(w.req(0, 1, true));
+  const Verdict& v = a.process(w.resp(us, 1));
+  EXPECT_EQ(v.request_frame, 1u);
+  EXPECT_EQ(w.a.to_string(), "fd00::1");
+}
+
+}  // namespace
+}  // namespace roceshark

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <gtest/gtest.h>
+
+#include "epan-ext/analyzer.h"
+#include "epan-ext/qp_report.h"
+#include "epan-ext/qp_stats.h"
+#include "epan-ext/text_table.h"
+#include "packets.h"
+
+namespace roceshark {
+namespace {
+
+using test::Wire;
+constexpr uint64_t us = 1000;
+
+struct Fed {
+  Analyzer a;
+  QpStats stats;
+  void feed(const PacketInfo& p) {
+    const Verdict& v = a.process(p);
+    stats.add({&p, &v, &a});
+  }
+};
+
+TEST(QpStats, CountsByKindAndAccountsResponsesToRequests) {
+  Fed f;
+  Wire w;
+  f.a.name_point(0, "nic-a");
+  f.feed(w.req(0, 1, true));
+  f.feed(w.req(us, 3, true));                     // gap of 1
+  f.feed(w.resp(2 * us, 2, test::kSynNakSeq));    // NAK
+  f.feed(w.req(3 * us, 2));                       // GBN
+  f.feed(w.req(4 * us, 3, true));                 // GBN
+  f.feed(w.resp(6 * us, 3));                      // ACK
+  f.feed(w.cnp(7 * us));
+  ASSERT_EQ(f.stats.rows().size(), 1u);
+  const QpRow& r = f.stats.rows().begin()->second;
+  EXPECT_EQ(r.point_name, "nic-a");
+  EXPECT_EQ(r.requests, 4u);
+  EXPECT_EQ(r.gaps, 1u);
+  EXPECT_EQ(r.missing_psns, 1u);
+  EXPECT_EQ(r.gbn_resends, 2u);
+  EXPECT_EQ(r.retransmissions, 2u);
+  EXPECT_EQ(r.naks_seq, 1u);
+  EXPECT_EQ(r.acks, 1u);
+  EXPECT_EQ(r.cnps, 1u);
+  EXPECT_EQ(r.rtt_ns.count(), 1u);  // frame 1; frame 2's PSN 3 was resent (Karn)
+  EXPECT_EQ(r.first_psn, 1u);
+  EXPECT_EQ(r.highest_psn, 3u);
+}
+
+TEST(QpReport, SaysWhenResponsesWereNotSeen) {
+  Fed f;
+  Wire w;
+  for (uint32_t i = 0; i < 3; ++i) f.feed(w.req(i * us, i, true));
+  const std::string out = format_qp_report(f.stats, "");
+  EXPECT_NE(out.find("responses not seen"), std::string::npos);
+  EXPECT_NE(out.find("not counted as loss"), std::string::npos);
+  EXPECT_NE(out.find("Filter:<No Filter>"), std::string::npos);
+  EXPECT_NE(out.find("0x000022"), std::string::npos);
+}
+
+TEST(QpReport, EmptyCapture) {
+  QpStats s;
+  EXPECT_NE(format_qp_report(s, "ip.addr==1.2.3.4").find("No RoCE packets"), std::string::npos);
+}
+
+TEST(TextTable, AlignsColumns) {
+  TextTable t({{"A", TextTable::Align::left}, {"Num"}});
+  t.add_row({"long name", "1"});
+  t.add_row({"x", "12345"});
+  EXPECT_EQ(t.render(), "A            Num\nlong name      1\nx          12345\n");
+}
+
+}  // namespace
+}  // namespace roceshark
