@@ -20,6 +20,11 @@ const Verdict* Analyzer::find(uint32_t frame) const {
   return it != verdicts_.end() && it->frame == frame ? &*it : nullptr;
 }
 
+std::optional<uint32_t> Analyzer::icrc_expected(uint32_t frame) const {
+  auto it = icrc_expected_.find(frame);
+  return it == icrc_expected_.end() ? std::nullopt : std::optional(it->second);
+}
+
 bool Analyzer::responses_seen(uint32_t flow, uint32_t point) const {
   auto it = flow_point_index_.find(uint64_t{flow} << 32 | point);
   return it != flow_point_index_.end() && flow_points_[it->second].responses_seen;
@@ -58,6 +63,13 @@ const Verdict& Analyzer::process(const PacketInfo& p) {
   Verdict v;
   v.frame = p.frame;
   v.point = p.point;
+  if (p.truncated) {
+    v.truncated = true;
+    verdicts_.push_back(v);
+    return verdicts_.back();
+  }
+  v.pkt = PacketSummary::of(p);
+  if (p.icrc == IcrcState::bad) icrc_expected_[p.frame] = p.icrc_expected;
   v.role = classify_opcode(p.opcode).role;
 
   const uint32_t id = flows_.find_or_add({p.src, p.dst, p.dest_qp}, cfg_.max_flows);

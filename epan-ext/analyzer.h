@@ -7,6 +7,7 @@
 // read it back with find().
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -33,6 +34,8 @@ class Analyzer {
   std::span<const uint64_t> rtt_samples(const Verdict& v) const {
     return std::span(rtt_samples_).subspan(v.rtt_first, v.covered);
   }
+  // The ICRC a packet with a bad one should have carried.
+  std::optional<uint32_t> icrc_expected(uint32_t frame) const;
   // Whether responses for `flow`'s requests were ever seen at `point`.
   bool responses_seen(uint32_t flow, uint32_t point) const;
 
@@ -69,6 +72,7 @@ class Analyzer {
   std::unordered_map<uint64_t, uint32_t> flow_point_index_;  // flow << 32 | point
   std::vector<Verdict> verdicts_;                           // in frame order
   std::vector<uint64_t> rtt_samples_;
+  std::unordered_map<uint32_t, uint32_t> icrc_expected_;  // bad ICRCs only
   bool untracked_noted_ = false;
 
   struct CmKey {

@@ -27,6 +27,7 @@ struct CmMessage {
 };
 
 struct PacketInfo {
+  bool truncated = false;  // InfiniBand seen, but the BTH didn't fit: nothing else is valid
   uint32_t frame = 0;
   uint64_t ts_ns = 0;
   uint32_t point = 0;  // capture point id (pcapng interface by default)

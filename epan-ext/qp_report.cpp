@@ -84,9 +84,11 @@ std::string format_qp_report(const QpStats& stats, const std::string& filter) {
   }
 
   std::string out = stats_header("RoCE QP Sequence Analysis", filter);
-  if (stats.rows().empty()) return out + "No RoCE packets.\n" + stats_rule();
-  out += "\nRequests (per requester -> responder QP, per capture point)\n" + seq.render();
-  out += "\nResponses and congestion (accounted to the requests they answer)\n" + resp.render();
+  if (stats.rows().empty() && !stats.truncated()) return out + "No RoCE packets.\n" + stats_rule();
+  if (!seq.empty()) {
+    out += "\nRequests (per requester -> responder QP, per capture point)\n" + seq.render();
+    out += "\nResponses and congestion (accounted to the requests they answer)\n" + resp.render();
+  }
   out += "\n";
   if (silent)
     out += "Note: " + num(silent) +
@@ -96,6 +98,8 @@ std::string format_qp_report(const QpStats& stats, const std::string& filter) {
   if (reused) out += "Note: " + num(reused) + " QP reuse(s): a new connection restarted the PSN sequence.\n";
   if (stats.untracked())
     out += "Note: " + num(stats.untracked()) + " packet(s) beyond the flow limit (roce.max_flows) were not analysed.\n";
+  if (stats.truncated())
+    out += "Note: " + num(stats.truncated()) + " RoCE packet(s) too short for their BTH were not analysed.\n";
   out += "Percentiles from a log-linear histogram, within 1.6% of the sample at that rank.\n";
   return out + stats_rule();
 }

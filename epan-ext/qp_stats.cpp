@@ -6,10 +6,10 @@
 namespace roceshark {
 
 void QpStats::add(const TapRecord& r) {
-  const PacketInfo& p = *r.packet;
   const Verdict& v = *r.verdict;
-  if (v.untracked) {
-    ++untracked_;
+  const PacketSummary& p = v.pkt;
+  if (v.untracked || v.truncated) {
+    ++(v.untracked ? untracked_ : truncated_);
     return;
   }
   if (v.role != Role::request && v.role != Role::response && v.role != Role::cnp) return;
@@ -45,16 +45,16 @@ void QpStats::add(const TapRecord& r) {
   }
 
   ++row.requests;
-  row.request_bytes += p.frame_len;
+  row.request_bytes += r.frame_len;
   row.payload_bytes += p.payload_len;
   if (!row.has_psn || v.qp_reuse) {
     row.has_psn = true;
     row.first_psn = row.highest_psn = p.psn;
-    row.first_ts_ns = p.ts_ns;
+    row.first_ts_ns = r.ts_ns;
   } else if (psn::after(p.psn, row.highest_psn)) {
     row.highest_psn = p.psn;
   }
-  row.last_ts_ns = p.ts_ns;
+  row.last_ts_ns = r.ts_ns;
   row.qp_reuses += v.qp_reuse;
   row.ce += p.ecn == 3;
   row.fecn += p.fecn;

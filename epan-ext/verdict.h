@@ -6,6 +6,7 @@
 
 #include "epan-ext/aeth.h"
 #include "epan-ext/opcode.h"
+#include "epan-ext/packet.h"
 
 namespace roceshark {
 
@@ -29,6 +30,29 @@ inline bool is_retransmission(SeqClass c) {
 inline constexpr uint32_t kNoFrame = 0;
 inline constexpr uint32_t kNoId = UINT32_MAX;
 
+// The packet's own values later passes and the statistics need. The GUI
+// re-dissects without building the InfiniBand fields (packet list, retap),
+// so they are kept rather than read again.
+struct PacketSummary {
+  uint32_t psn = 0;
+  uint32_t payload_len = 0;
+  uint8_t opcode = 0;
+  uint8_t syndrome = 0;
+  uint8_t ecn = 0;
+  IcrcState icrc = IcrcState::unchecked;
+  bool ack_req : 1 = false;
+  bool fecn : 1 = false;
+  bool becn : 1 = false;
+  bool has_aeth : 1 = false;
+
+  static PacketSummary of(const PacketInfo& p) {
+    PacketSummary s;
+    s.psn = p.psn, s.payload_len = p.payload_len, s.opcode = p.opcode, s.syndrome = p.syndrome, s.ecn = p.ecn;
+    s.icrc = p.icrc, s.ack_req = p.ack_req, s.fecn = p.fecn, s.becn = p.becn, s.has_aeth = p.has_aeth;
+    return s;
+  }
+};
+
 struct Verdict {
   uint32_t frame = 0;
   uint32_t flow = kNoId;      // directed flow (src, dst, dest QP)
@@ -44,6 +68,7 @@ struct Verdict {
   bool qp_reuse = false;         // PSN jump or CM exchange: a new connection on this QP
   bool first_unchecked = false;  // first packet of its flow and point whose ICRC was not captured
   bool untracked = false;        // over the flow limit
+  bool truncated = false;        // too short for its BTH: not analysed
 
   uint32_t expected_psn = 0;
   uint32_t gap = 0;                    // PSNs missing
@@ -54,6 +79,7 @@ struct Verdict {
   uint64_t rtt_ns = 0;                 // to request_frame
   uint64_t quiet_ns = 0;               // silence before a timeout retransmission
   uint32_t rtt_first = 0;              // index of this response's RTT samples in the engine
+  PacketSummary pkt;
 };
 
 }  // namespace roceshark

@@ -35,24 +35,28 @@ void name_point(packet_info* pinfo, Analyzer& a, uint32_t point) {
 void set_check_icrc(bool on) { check_icrc = on; }
 
 int dissect_roce(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, void*) {
-  PacketInfo p;
-  switch (extract(pinfo, tree, check_icrc, p)) {
-    case Extracted::not_roce: return 0;
-    case Extracted::truncated: render_truncated(tvb, pinfo, tree); return 0;
-    case Extracted::ok: break;
-  }
   Analyzer& a = session();
-  const Verdict* v = PINFO_FD_VISITED(pinfo) ? a.find(p.frame) : nullptr;
-  if (!v && !PINFO_FD_VISITED(pinfo)) {
+  const Verdict* v = nullptr;
+  if (PINFO_FD_VISITED(pinfo)) {
+    // Later passes may have no InfiniBand fields at all (GUI packet list,
+    // retap): everything shown comes from the first pass.
+    v = a.find(pinfo->num);
+    if (!v) return 0;
+  } else {
+    PacketInfo p;
+    const Extracted e = extract(pinfo, tree, check_icrc, p);
+    if (e == Extracted::not_roce) return 0;
+    p.truncated = e == Extracted::truncated;
+    p.frame = pinfo->num;
     name_point(pinfo, a, p.point);
     v = &a.process(p);
   }
-  if (!v) return 0;  // the engine was reset since the first pass; nothing to show
-  render(tvb, pinfo, tree, p, *v);
+  render(tvb, pinfo, tree, *v, a);
 
-  // The tap runs after this frame's dissection: hand it copies in the packet pool.
-  auto* rec = pool_copy(pinfo, TapRecord{pool_copy(pinfo, p), pool_copy(pinfo, *v), &a});
-  tap_queue_packet(ids.tap, pinfo, rec);
+  // The tap runs after this frame's dissection: hand it a copy in the packet pool.
+  const uint64_t ts = static_cast<uint64_t>(pinfo->abs_ts.secs) * 1'000'000'000u + static_cast<uint64_t>(pinfo->abs_ts.nsecs);
+  const Verdict* stored = pool_copy(pinfo, *v);
+  tap_queue_packet(ids.tap, pinfo, pool_copy(pinfo, TapRecord{stored, &a, ts, pinfo->fd->pkt_len}));
   return tvb_captured_length(tvb);
 }
 

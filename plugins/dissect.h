@@ -2,7 +2,7 @@
 #pragma once
 #include <epan/packet.h>
 
-#include "epan-ext/packet.h"
+#include "epan-ext/analyzer.h"
 #include "epan-ext/verdict.h"
 
 namespace roceshark::glue {
@@ -12,7 +12,6 @@ int dissect_roce(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, void* data
 void set_check_icrc(bool on);
 
 // Tree items, expert infos and the Info column for one verdict (render.cpp).
-void render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const PacketInfo& p, const Verdict& v);
-void render_truncated(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree);
+void render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Verdict& v, const Analyzer& a);
 
 }  // namespace roceshark::glue

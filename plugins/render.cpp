@@ -56,14 +56,15 @@ const char* info_tag(const Verdict& v) {
   return nullptr;
 }
 
-void render_request(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const PacketInfo& p, const Verdict& v,
+void render_request(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verdict& v, uint32_t qp,
                     const std::string& point) {
+  const PacketSummary& p = v.pkt;
   proto_item* seq = gen(proto_tree_add_string(t, ids.seq, tvb, 0, 0, seq_class_name(v.seq)));
   proto_tree* st = proto_item_add_subtree(seq, ids.ett_seq);
   if (v.has_expected) gen(proto_tree_add_uint(st, ids.expected_psn, tvb, 0, 0, v.expected_psn));
   if (v.qp_reuse) {
     expert_add_info_format(pinfo, add_flag(st, tvb, ids.qp_reuse), &ids.ei_qp_reuse,
-                           "QP reuse: PSN sequence restarts at %u on QP 0x%06x (new connection)", p.psn, p.dest_qp);
+                           "QP reuse: PSN sequence restarts at %u on QP 0x%06x (new connection)", p.psn, qp);
   }
   switch (v.seq) {
     case SeqClass::gap: {
@@ -106,7 +107,7 @@ void render_request(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Pack
   }
 }
 
-const char* response_kind(const PacketInfo& p, const Syndrome& s) {
+const char* response_kind(const PacketSummary& p, const Syndrome& s) {
   if (classify_opcode(p.opcode).is_read_response) return "READ response";
   if (!p.has_aeth) return "response";
   switch (s.kind) {
@@ -118,8 +119,9 @@ const char* response_kind(const PacketInfo& p, const Syndrome& s) {
   return "?";
 }
 
-void render_response(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const PacketInfo& p, const Verdict& v,
+void render_response(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verdict& v, uint32_t qp,
                      const std::string& point) {
+  const PacketSummary& p = v.pkt;
   const Syndrome s = decode_syndrome(p.syndrome);
   proto_item* kind = gen(proto_tree_add_string(t, ids.ack_kind, tvb, 0, 0, response_kind(p, s)));
   proto_tree* at = proto_item_add_subtree(kind, ids.ett_ack);
@@ -139,8 +141,7 @@ void render_response(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Pac
                            p.psn, point.c_str());
   } else if (v.nak != NakCode::none) {
     proto_item* it = gen(proto_tree_add_string(at, ids.nak, tvb, 0, 0, nak_name(v.nak)));
-    expert_add_info_format(pinfo, it, &ids.ei_nak_error, "NAK %s for PSN %u on QP 0x%06x", nak_name(v.nak), p.psn,
-                           p.dest_qp);
+    expert_add_info_format(pinfo, it, &ids.ei_nak_error, "NAK %s for PSN %u on QP 0x%06x", nak_name(v.nak), p.psn, qp);
   }
   if (v.duplicate_ack)
     expert_add_info_format(pinfo, add_flag(at, tvb, ids.dup_ack), &ids.ei_dup_ack,
@@ -154,37 +155,38 @@ void render_response(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Pac
 
 }  // namespace
 
-void render_truncated(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree) {
-  proto_item* ti = proto_tree_add_item(tree, ids.proto, tvb, 0, 0, ENC_NA);
-  expert_add_info(pinfo, ti, &ids.ei_truncated);
-}
-
-void render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const PacketInfo& p, const Verdict& v) {
+void render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Verdict& v, const Analyzer& a) {
+  const PacketSummary& p = v.pkt;
+  const uint32_t qp = v.flow == kNoId ? 0 : a.flow_key(v.flow).qp;
   if (p.opcode == kOpcodeCnp) {
     // Wireshark 4.0 calls opcode 0x81 "Unknown OpCode".
     col_clear(pinfo->cinfo, COL_INFO);
-    col_add_fstr(pinfo->cinfo, COL_INFO, "CNP QP=0x%06x", p.dest_qp);
+    col_add_fstr(pinfo->cinfo, COL_INFO, "CNP QP=0x%06x", qp);
   }
   if (const char* tag = info_tag(v)) col_prepend_fstr(pinfo->cinfo, COL_INFO, "%s", tag);
+  if (!tree) return;
 
   proto_item* ti = proto_tree_add_item(tree, ids.proto, tvb, 0, 0, ENC_NA);
   proto_tree* t = proto_item_add_subtree(ti, ids.ett_roce);
-  const Analyzer& a = session();
-  const std::string& point = a.point_name(v.point);
+  if (v.truncated) {
+    expert_add_info(pinfo, ti, &ids.ei_truncated);
+    return;
+  }
   if (v.untracked) {
     if (v.first_unchecked) expert_add_info(pinfo, ti, &ids.ei_untracked);
     return;
   }
+  const std::string& point = a.point_name(v.point);
   if (v.stream != kNoId) gen(proto_tree_add_uint(t, ids.stream, tvb, 0, 0, v.stream));
   proto_item_append_text(gen(proto_tree_add_uint(t, ids.point, tvb, 0, 0, v.point)), " (%s)", point.c_str());
   gen(proto_tree_add_string(t, ids.role, tvb, 0, 0, role_name(v.role)));
 
-  if (v.role == Role::request) render_request(tvb, pinfo, t, p, v, point);
-  if (v.role == Role::response) render_response(tvb, pinfo, t, p, v, point);
+  if (v.role == Role::request) render_request(tvb, pinfo, t, v, qp, point);
+  if (v.role == Role::response) render_response(tvb, pinfo, t, v, qp, point);
   if (v.role == Role::cnp) {
     proto_item* it = add_flag(t, tvb, ids.cnp);
-    gen(proto_tree_add_uint(t, ids.cnp_qp, tvb, 0, 0, p.dest_qp));
-    expert_add_info_format(pinfo, it, &ids.ei_cnp, "CNP at %s: slow down QP 0x%06x", point.c_str(), p.dest_qp);
+    gen(proto_tree_add_uint(t, ids.cnp_qp, tvb, 0, 0, qp));
+    expert_add_info_format(pinfo, it, &ids.ei_cnp, "CNP at %s: slow down QP 0x%06x", point.c_str(), qp);
   }
   if (p.fecn) add_flag(t, tvb, ids.fecn);
   if (p.becn) add_flag(t, tvb, ids.becn);
@@ -194,7 +196,7 @@ void render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const PacketInf
     expert_add_info_format(pinfo, add_flag(t, tvb, ids.icrc_bad), &ids.ei_icrc_bad,
                            "Bad ICRC at %s: packet corrupted before this point (check optics and cabling)",
                            point.c_str());
-    gen(proto_tree_add_uint(t, ids.icrc_computed, tvb, 0, 0, p.icrc_expected));
+    if (const auto want = a.icrc_expected(v.frame)) gen(proto_tree_add_uint(t, ids.icrc_computed, tvb, 0, 0, *want));
   }
   if (p.icrc == IcrcState::not_captured && v.first_unchecked)
     expert_add_info_format(pinfo, ti, &ids.ei_icrc_unchecked,

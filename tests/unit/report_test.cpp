@@ -18,7 +18,7 @@ struct Fed {
   QpStats stats;
   void feed(const PacketInfo& p) {
     const Verdict& v = a.process(p);
-    stats.add({&p, &v, &a});
+    stats.add({&v, &a, p.ts_ns, p.frame_len});
   }
 };
 

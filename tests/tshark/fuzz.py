@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Hostile input: corrupt and truncate a scenario with editcap and make
+sure tshark with the plugin survives, under Wireshark's strict debug
+settings (tools/fuzz-test.sh). Deterministic: fixed seeds."""
+import os
+import subprocess
+import tempfile
+
+import rslib
+
+STRICT = {
+    "WIRESHARK_ABORT_ON_DISSECTOR_BUG": "1",
+    "WIRESHARK_DEBUG_WMEM_OVERRIDE": "strict",
+    "G_SLICE": "debug-blocks",
+    "MALLOC_CHECK_": "3",
+}
+SEEDS = range(1, 6)
+ERROR_RATE = "0.02"
+SNAPLENS = [20, 54, 60, 70, 90, 128]
+
+
+def editcap(*args):
+    subprocess.run(["editcap", *args], check=True, capture_output=True)
+
+
+def survive(capture, label):
+    # -V builds and renders the whole tree; -z roce,qp runs the listener too.
+    rslib.tshark("-n", "-V", "-r", capture, env=STRICT)
+    rslib.tshark("-n", "-q", "-r", capture, "-z", "roce,qp", "-z", "expert", env=STRICT)
+
+
+def run(argv):
+    captures = [rslib.capture_path(argv[0])]
+    cases = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chmod(tmp, 0o755)
+        for cap in captures:
+            name = os.path.basename(cap)
+            for seed in SEEDS:
+                out = os.path.join(tmp, f"E{seed}-{name}")
+                editcap("-E", ERROR_RATE, "--seed", str(seed), cap, out)
+                survive(out, f"{name} -E seed {seed}")
+                cases += 1
+            for snap in SNAPLENS:
+                out = os.path.join(tmp, f"s{snap}-{name}")
+                editcap("-s", str(snap), cap, out)
+                survive(out, f"{name} snaplen {snap}")
+                cases += 1
+    print(f"{cases} corrupted or truncated captures survived")
+
+
+if __name__ == "__main__":
+    rslib.main(run)

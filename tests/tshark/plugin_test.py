@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The plugin exports what Wireshark 4.0 needs, loads, registers its fields
+and statistics, and `cmake --install` puts it where tshark finds it."""
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+
+import rslib
+
+SO = os.path.join(rslib.BUILD, "plugins", "4.0", "epan", "roceshark.so")
+
+
+def exports():
+    out = subprocess.run(["nm", "-D", "--defined-only", SO], capture_output=True, text=True, check=True).stdout
+    for sym in ("plugin_version", "plugin_want_major", "plugin_want_minor", "plugin_register"):
+        if f" {sym}\n" not in out:
+            raise rslib.Failure(f"{sym} is not exported by {SO}")
+
+
+def loads():
+    if "roceshark.so" not in rslib.tshark("-G", "plugins"):
+        raise rslib.Failure("tshark -G plugins does not list roceshark.so")
+    fields = rslib.tshark("-G", "fields")
+    for f in ("roce.qp.stream", "roce.seq.retransmission", "roce.fecn", "roce.becn", "roce.cnp", "roce.icrc_bad"):
+        if f"\t{f}\t" not in fields:
+            raise rslib.Failure(f"field {f} not registered")
+    listing = subprocess.run([rslib.RS_TSHARK, "--build", rslib.BUILD, "-z", "help"], capture_output=True, text=True)
+    if "     roce,qp\n" not in listing.stdout + listing.stderr:  # tshark prints the list on stderr
+        raise rslib.Failure("-z roce,qp not registered")
+
+
+def install_as_user():
+    """An ordinary user's install goes to ~/.local/lib/wireshark/plugins, where
+    tshark finds it with no environment variable."""
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chmod(tmp, 0o777)
+        home = os.path.join(tmp, "home")
+        os.mkdir(home)
+        env = ["env", "-u", "WIRESHARK_PLUGIN_DIR", f"HOME={home}"]
+        drop = []
+        if os.getuid() == 0:
+            # Install from a copy of the build tree nobody can read.
+            copy = os.path.join(tmp, "build")
+            shutil.copytree(rslib.BUILD, copy, symlinks=True,
+                            ignore=shutil.ignore_patterns("*.o", "*.pcapng", "bench*"))
+            subprocess.run(["chown", "-R", "65534:65534", tmp], check=True)
+            drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+            build = copy
+        else:
+            build = rslib.BUILD
+        subprocess.run(drop + env + ["cmake", "--install", build], check=True, capture_output=True)
+        so = os.path.join(home, ".local/lib/wireshark/plugins/4.0/epan/roceshark.so")
+        if not os.path.exists(so):
+            raise rslib.Failure(f"user install did not create {so}")
+        listed = subprocess.run(drop + env + ["tshark", "-G", "plugins"], capture_output=True, text=True).stdout
+        if so not in listed:
+            raise rslib.Failure(f"tshark does not load the user-installed plugin:\n{listed}")
+
+
+def install_as_root():
+    """Root's install goes to Wireshark's global plugin directory (checked
+    under DESTDIR so the test leaves the system alone)."""
+    if os.getuid() != 0:
+        return
+    with tempfile.TemporaryDirectory() as dest:
+        subprocess.run(["cmake", "--install", rslib.BUILD], check=True, capture_output=True,
+                       env=dict(os.environ, DESTDIR=dest))
+        found = [os.path.join(d, f) for d, _, fs in os.walk(dest) for f in fs if f == "roceshark.so"]
+        if not found or "/wireshark/plugins/4.0/epan/" not in found[0] or "/.local/" in found[0]:
+            raise rslib.Failure(f"root install went to {found}")
+
+
+def run(argv):
+    exports()
+    loads()
+    install_as_user()
+    install_as_root()
+
+
+if __name__ == "__main__":
+    rslib.main(run)

@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Shared by the tshark tests: run tshark with the plugin, read fields."""
+import csv
+import io
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.environ.get("ROCESHARK_BUILD", os.path.join(ROOT, "build"))
+RS_TSHARK = os.path.join(ROOT, "scripts", "rs-tshark")
+CAPTURES = os.path.join(ROOT, "captures")
+GOLDEN = os.path.join(ROOT, "tests", "golden")
+
+# The fields every golden and truth test reads: one list, one order.
+FIELDS = [
+    "frame.number", "frame.interface_name", "infiniband.bth.opcode", "infiniband.bth.destqp",
+    "infiniband.bth.psn", "roce.qp.stream", "roce.role", "roce.seq", "roce.seq.expected_psn",
+    "roce.seq.gap", "roce.seq.original_frame", "roce.seq.nak_frame", "roce.seq.qp_reuse",
+    "roce.seq.duplicate", "roce.ack.kind", "roce.ack.nak", "roce.ack.duplicate",
+    "roce.ack.request_frame", "roce.ack.rtt_ns", "roce.ack.covered", "roce.cnp", "roce.fecn",
+    "roce.becn", "roce.icrc_status",
+]
+
+# Messages that mean the plugin or Wireshark misbehaved, whatever the exit code.
+BAD_STDERR = ("Dissector bug", "CRITICAL", "assertion", "Segmentation", "Aborted")
+
+
+class Failure(Exception):
+    pass
+
+
+def tshark(*args, env=None, check_stderr=True):
+    cmd = [RS_TSHARK, "--build", BUILD, *args]
+    full_env = dict(os.environ, **(env or {}))
+    p = subprocess.run(cmd, capture_output=True, text=True, env=full_env, timeout=600)
+    if p.returncode != 0:
+        raise Failure(f"{' '.join(cmd)} exited {p.returncode}\n{p.stderr}")
+    if check_stderr and any(m in p.stderr for m in BAD_STDERR):
+        raise Failure(f"{' '.join(cmd)} complained:\n{p.stderr}")
+    return p.stdout
+
+
+def fields(capture, *extra):
+    args = ["-n", "-r", capture, "-T", "fields", "-E", "header=y", "-E", "separator=/t", "-E", "occurrence=a"]
+    for f in FIELDS:
+        args += ["-e", f]
+    return tshark(*args, *extra)
+
+
+def rows(tsv_text):
+    return list(csv.DictReader(io.StringIO(tsv_text), delimiter="\t"))
+
+
+def capture_path(scenario):
+    return os.path.join(CAPTURES, scenario + ".pcapng")
+
+
+def main(fn):
+    """Run a test body; print the failure and exit 1 on Failure."""
+    try:
+        fn(sys.argv[1:])
+    except Failure as e:
+        print(f"FAIL: {e}")
+        sys.exit(1)
+    print("OK")
