@@ -2,7 +2,6 @@
 """The plugin exports what Wireshark 4.0 needs, loads, registers its fields
 and statistics, and `cmake --install` puts it where tshark finds it."""
 import os
-import pwd
 import shutil
 import subprocess
 import tempfile
@@ -39,18 +38,24 @@ def install_as_user():
         home = os.path.join(tmp, "home")
         os.mkdir(home)
         env = ["env", "-u", "WIRESHARK_PLUGIN_DIR", f"HOME={home}"]
-        drop = []
+        drop, install = [], ["cmake", "--install", rslib.BUILD]
         if os.getuid() == 0:
-            # Install from a copy of the build tree nobody can read.
-            copy = os.path.join(tmp, "build")
-            shutil.copytree(rslib.BUILD, copy, symlinks=True,
-                            ignore=shutil.ignore_patterns("*.o", "*.pcapng", "bench*"))
+            # As nobody, run the plugin directory's own install script, on a
+            # copy that points at a copy of the plugin: `cmake --install`
+            # would write its manifest into root's build tree, which nobody
+            # may not even be able to read.
+            with open(os.path.join(rslib.BUILD, "plugins", "cmake_install.cmake")) as f:
+                script = f.read()
+            if SO not in script:
+                raise rslib.Failure("the plugin install script does not install the built plugin")
+            so_copy = os.path.join(tmp, "roceshark.so")
+            shutil.copy(SO, so_copy)
+            with open(os.path.join(tmp, "install.cmake"), "w") as f:
+                f.write(script.replace(SO, so_copy))
             subprocess.run(["chown", "-R", "65534:65534", tmp], check=True)
             drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-            build = copy
-        else:
-            build = rslib.BUILD
-        subprocess.run(drop + env + ["cmake", "--install", build], check=True, capture_output=True)
+            install = ["cmake", "-P", os.path.join(tmp, "install.cmake")]
+        subprocess.run(drop + env + install, check=True, capture_output=True)
         so = os.path.join(home, ".local/lib/wireshark/plugins/4.0/epan/roceshark.so")
         if not os.path.exists(so):
             raise rslib.Failure(f"user install did not create {so}")
