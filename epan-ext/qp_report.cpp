@@ -33,6 +33,17 @@ std::vector<Col> flow_columns() {
   return {{"Stream"}, {"Point", kLeft}, {"Requester", kLeft}, {"Responder", kLeft}, {"DestQP", kLeft}};
 }
 
+// The NAK codes other than sequence error and RNR, which have columns.
+std::string other_naks(const QpRow& r) {
+  std::string out;
+  for (auto code : {NakCode::invalid_request, NakCode::remote_access_error, NakCode::remote_operational_error,
+                    NakCode::invalid_rd_request, NakCode::reserved}) {
+    const uint64_t n = r.naks[static_cast<size_t>(code)];
+    if (n) out += (out.empty() ? "" : ", ") + std::string(nak_name(code)) + " " + num(n);
+  }
+  return out.empty() ? "-" : out;
+}
+
 std::string psn_range(const QpRow& r) {
   return r.has_psn ? num(r.first_psn) + "-" + num(r.highest_psn) : "-";
 }
@@ -47,9 +58,10 @@ std::string format_qp_report(const QpStats& stats, const std::string& filter) {
   TextTable seq(seq_cols);
 
   auto resp_cols = flow_columns();
-  for (const char* h : {"Responses", "ACKs", "DupACK", "NAK-seq", "RNR-NAK", "NAK-err", "CNP", "ECN-CE",
-                        "ICRC-bad", "RTT-n", "RTT min/avg/p99/max (us)"})
+  for (const char* h : {"Responses", "ACKs", "DupACK", "NAK-seq", "RNR-NAK", "CNP", "ECN-CE", "ICRC-bad", "RTT-n",
+                        "RTT min/avg/p99/max (us)"})
     resp_cols.push_back({h});
+  resp_cols.push_back({"Other NAKs", kLeft});
   TextTable resp(resp_cols);
 
   uint64_t unchecked = 0, silent = 0, reused = 0;
@@ -71,8 +83,10 @@ std::string format_qp_report(const QpStats& stats, const std::string& filter) {
       const std::string rtt = h.count() ? us(h.min()) + "/" + us(static_cast<uint64_t>(h.mean())) + "/" +
                                               us(h.quantile(0.99)) + "/" + us(h.max())
                                         : "-";
-      for (auto s : {num(r.responses), num(r.acks), num(r.duplicate_acks), num(r.naks_seq), num(r.rnr_naks),
-                     num(r.naks_other), num(r.cnps), num(r.ce), num(r.icrc_bad), num(h.count()), rtt})
+      for (auto s : {num(r.responses), num(r.acks), num(r.duplicate_acks),
+                     num(r.naks[static_cast<size_t>(NakCode::psn_sequence_error)]),
+                     num(r.naks[static_cast<size_t>(NakCode::rnr)]), num(r.cnps), num(r.ce), num(r.icrc_bad),
+                     num(h.count()), rtt, other_naks(r)})
         cells.push_back(s);
     } else {
       cells.push_back("responses not seen");

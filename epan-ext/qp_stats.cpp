@@ -37,9 +37,7 @@ void QpStats::add(const TapRecord& r) {
     row.read_responses += classify_opcode(p.opcode).is_read_response;
     row.acks += p.has_aeth && v.nak == NakCode::none && !classify_opcode(p.opcode).is_read_response;
     row.duplicate_acks += v.duplicate_ack;
-    row.naks_seq += v.nak == NakCode::psn_sequence_error;
-    row.rnr_naks += v.nak == NakCode::rnr;
-    row.naks_other += v.nak != NakCode::none && v.nak != NakCode::psn_sequence_error && v.nak != NakCode::rnr;
+    if (v.nak != NakCode::none) ++row.naks[static_cast<size_t>(v.nak)];
     for (uint64_t rtt : r.analyzer->rtt_samples(v)) row.rtt_ns.add(rtt);
     return;
   }

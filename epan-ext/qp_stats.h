@@ -5,6 +5,7 @@
 // capture point. Responses and CNPs are accounted to the request flow they
 // answer; a response flow that was never paired gets a row of its own.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -43,9 +44,7 @@ struct QpRow {
   uint64_t acks = 0;
   uint64_t duplicate_acks = 0;
   uint64_t read_responses = 0;
-  uint64_t naks_seq = 0;
-  uint64_t rnr_naks = 0;
-  uint64_t naks_other = 0;  // invalid request, remote access/operational, invalid RD, reserved
+  std::array<uint64_t, 8> naks{};  // by NakCode; [rnr] counts RNR NAKs
   uint64_t cnps = 0;
   uint64_t ce = 0;  // requests marked ECN-CE
   uint64_t fecn = 0;

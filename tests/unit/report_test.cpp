@@ -41,7 +41,7 @@ TEST(QpStats, CountsByKindAndAccountsResponsesToRequests) {
   EXPECT_EQ(r.missing_psns, 1u);
   EXPECT_EQ(r.gbn_resends, 2u);
   EXPECT_EQ(r.retransmissions, 2u);
-  EXPECT_EQ(r.naks_seq, 1u);
+  EXPECT_EQ(r.naks[static_cast<size_t>(NakCode::psn_sequence_error)], 1u);
   EXPECT_EQ(r.acks, 1u);
   EXPECT_EQ(r.cnps, 1u);
   EXPECT_EQ(r.rtt_ns.count(), 1u);  // frame 1; frame 2's PSN 3 was resent (Karn)
