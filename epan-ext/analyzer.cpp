@@ -190,18 +190,18 @@ void Analyzer::on_response(const PacketInfo& p, Verdict& v) {
   v.nak = s.nak;
   const bool plain_ack = p.has_aeth && s.kind == AckKind::ack && !classify_opcode(p.opcode).is_read_response;
 
-  if (plain_ack && here.has_ack && here.ack_psn == p.psn && here.ack_msn == p.msn &&
-      here.ack_syndrome == p.syndrome && p.ts_ns - std::min(p.ts_ns, here.ack_ts) <= cfg_.duplicate_window_ns) {
-    v.seq = SeqClass::duplicate;  // the same ACK recorded twice
+  const auto entry = RecentPackets::Entry::of(p);
+  if (const auto* prev = here.recent_responses.find_same(entry);
+      prev && p.ts_ns - std::min(p.ts_ns, prev->ts_ns) <= cfg_.duplicate_window_ns) {
+    v.seq = SeqClass::duplicate;  // the same response recorded twice
+    v.original_frame = prev->frame;
     return;
   }
+  here.recent_responses.push(entry);
   if (plain_ack) {
     v.duplicate_ack = here.has_ack && !psn::after(p.psn, here.ack_psn);
     here.has_ack = true;
     here.ack_psn = p.psn;
-    here.ack_msn = p.msn;
-    here.ack_syndrome = p.syndrome;
-    here.ack_ts = p.ts_ns;
   }
 
   if (self.paired == kNoId) return;

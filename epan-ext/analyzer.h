@@ -50,12 +50,11 @@ class Analyzer {
     PendingAcks pending;
     bool responses_seen = false;
     bool unchecked_noted = false;
-    // Last ACK here, for duplicate ACKs and mirrored copies of responses.
+    // Responses this flow sent here: the last ACK for duplicate ACKs, the
+    // last few for mirrored copies.
     bool has_ack = false;
     uint32_t ack_psn = 0;
-    uint32_t ack_msn = 0;
-    uint8_t ack_syndrome = 0;
-    uint64_t ack_ts = 0;
+    RecentPackets recent_responses;
   };
 
   FlowPoint fresh_flow_point(uint32_t point) const;

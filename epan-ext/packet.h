@@ -54,6 +54,8 @@ struct PacketInfo {
   uint32_t payload_len = 0;  // IB payload bytes, without pad and ICRC
   uint32_t frame_len = 0;    // bytes on the wire
   uint8_t ecn = 0;           // IP ECN / GRH traffic class low bits
+  bool has_ip_id = false;    // IPv4 only
+  uint16_t ip_id = 0;        // a mirror copy keeps it; a new packet from the NIC usually doesn't
 
   IcrcState icrc = IcrcState::unchecked;
   uint32_t icrc_value = 0;     // as carried, when captured

@@ -38,11 +38,22 @@ void RecentPackets::push(const Entry& e) {
   if (used_ < kSize) ++used_;
 }
 
+RecentPackets::Entry RecentPackets::Entry::of(const PacketInfo& p) {
+  Entry e;
+  e.ts_ns = p.ts_ns, e.frame = p.frame, e.psn = p.psn, e.icrc = p.icrc_value, e.payload_len = p.payload_len;
+  e.opcode = p.opcode, e.has_icrc = p.icrc == IcrcState::good || p.icrc == IcrcState::bad;
+  e.has_ip_id = p.has_ip_id, e.ip_id = p.ip_id, e.syndrome = p.syndrome, e.msn = p.msn;
+  return e;
+}
+
 const RecentPackets::Entry* RecentPackets::find_same(const Entry& e) const {
   for (size_t i = 1; i <= used_; ++i) {
     const Entry& c = ring_[(next_ + kSize - i) % kSize];
-    if (c.psn != e.psn || c.opcode != e.opcode || c.payload_len != e.payload_len) continue;
+    if (c.psn != e.psn || c.opcode != e.opcode || c.payload_len != e.payload_len || c.syndrome != e.syndrome ||
+        c.msn != e.msn)
+      continue;
     if (c.has_icrc && e.has_icrc && c.icrc != e.icrc) continue;
+    if (c.has_ip_id && e.has_ip_id && c.ip_id != e.ip_id) continue;
     return &c;
   }
   return nullptr;

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "epan-ext/packet.h"
+
 namespace roceshark {
 
 // PSN -> frame of its first copy, for the most recent PSNs. Direct-mapped:
@@ -44,12 +46,18 @@ class RecentPackets {
     uint32_t payload_len = 0;
     uint8_t opcode = 0;
     bool has_icrc = false;
+    bool has_ip_id = false;
+    uint16_t ip_id = 0;
+    uint8_t syndrome = 0;  // responses: same PSN, different syndrome is a different packet
+    uint32_t msn = 0;
+
+    static Entry of(const PacketInfo& p);
   };
   static constexpr size_t kSize = 8;
 
   void push(const Entry& e);
-  // Newest entry with the same PSN, opcode and length (and ICRC when both
-  // copies hold one), or nullptr.
+  // Newest entry with the same PSN, opcode, length and AETH (and the same
+  // ICRC and IPv4 ID where both copies hold them), or nullptr.
   const Entry* find_same(const Entry& e) const;
   void clear();
 

@@ -95,9 +95,7 @@ SeqResult RequestSequence::classify(const PacketInfo& p, const RequestContext& c
   }
 
   // At or behind the highest PSN: a second copy, or a resend.
-  const RecentPackets::Entry probe{p.ts_ns, p.frame, p.psn, p.icrc_value, p.payload_len, p.opcode,
-                                   p.icrc == IcrcState::good || p.icrc == IcrcState::bad};
-  if (const auto* prev = recent_.find_same(probe);
+  if (const auto* prev = recent_.find_same(RecentPackets::Entry::of(p));
       prev && p.ts_ns - std::min(p.ts_ns, prev->ts_ns) <= cfg.duplicate_window_ns &&
       !(ctx.any_nak && ctx.last_nak_ts >= prev->ts_ns)) {
     r.seq = SeqClass::duplicate;
@@ -136,8 +134,7 @@ void RequestSequence::advance(const PacketInfo& p, const RequestContext& ctx) {
 
 void RequestSequence::remember(const PacketInfo& p) {
   first_seen_.note(p.psn, p.frame);
-  recent_.push({p.ts_ns, p.frame, p.psn, p.icrc_value, p.payload_len, p.opcode,
-                p.icrc == IcrcState::good || p.icrc == IcrcState::bad});
+  recent_.push(RecentPackets::Entry::of(p));
 }
 
 }  // namespace roceshark

@@ -101,6 +101,8 @@ uint32_t read_l3(tvbuff_t* ds, const field_info* l3, Encap encap, PacketInfo& ou
     out.src = Address::from({h + 12, 4});
     out.dst = Address::from({h + 16, 4});
     out.ecn = h[1] & 0x3;
+    out.has_ip_id = true;
+    out.ip_id = static_cast<uint16_t>(h[4] << 8 | h[5]);
     return static_cast<uint32_t>(h[2] << 8 | h[3]);
   }
   const uint8_t* h = bytes(ds, l3->start, kIpv6Header);  // IPv6 and the GRH share a layout

@@ -127,7 +127,9 @@ void render_response(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Ver
   proto_tree* at = proto_item_add_subtree(kind, ids.ett_ack);
   if (v.seq == SeqClass::duplicate) {
     expert_add_info_format(pinfo, add_flag(at, tvb, ids.duplicate), &ids.ei_duplicate,
-                           "Duplicate: the same response recorded twice at %s (mirror)", point.c_str());
+                           "Duplicate of frame %u: the same response recorded twice at %s (mirror)",
+                           v.original_frame, point.c_str());
+    gen(proto_tree_add_uint(at, ids.original_frame, tvb, 0, 0, v.original_frame));
     return;
   }
   if (p.has_aeth && s.kind == AckKind::rnr_nak) {

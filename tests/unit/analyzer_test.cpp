@@ -82,6 +82,32 @@ TEST(Analyzer, MirroredAckIsADuplicateNotADupAck) {
   EXPECT_FALSE(v.duplicate_ack);
 }
 
+TEST(Analyzer, MirroredNakIsADuplicateAndStartsNoSecondRun) {
+  Analyzer a;
+  Wire w;
+  a.process(w.req(0, 1));
+  a.process(w.req(us, 3));
+  a.process(w.resp(2 * us, 2, test::kSynNakSeq));
+  EXPECT_EQ(a.process(w.resp(3 * us, 2, test::kSynNakSeq)).seq, SeqClass::duplicate);
+  EXPECT_EQ(a.process(w.req(4 * us, 2)).seq, SeqClass::gbn_resend);
+}
+
+TEST(Analyzer, RepeatedAckWithANewIpIdIsADuplicateAck) {
+  Analyzer a;
+  Wire w;
+  a.process(w.req(0, 1, true));
+  PacketInfo ack = w.resp(us, 1, test::kSynAck, 1);
+  ack.has_ip_id = true;
+  ack.ip_id = 7;
+  a.process(ack);
+  PacketInfo again = w.resp(2 * us, 1, test::kSynAck, 1);
+  again.has_ip_id = true;
+  again.ip_id = 8;  // sent again by the responder, not mirrored
+  const Verdict& v = a.process(again);
+  EXPECT_NE(v.seq, SeqClass::duplicate);
+  EXPECT_TRUE(v.duplicate_ack);
+}
+
 TEST(Analyzer, SecondPointIsNotARetransmission) {
   Analyzer a;
   Wire w;
