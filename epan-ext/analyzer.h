@@ -7,6 +7,7 @@
 // read it back with find().
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <span>
 #include <string>
@@ -69,7 +70,7 @@ class Analyzer {
   FlowTable flows_;
   std::vector<FlowPoint> flow_points_;
   std::unordered_map<uint64_t, uint32_t> flow_point_index_;  // flow << 32 | point
-  std::vector<Verdict> verdicts_;                           // in frame order
+  std::deque<Verdict> verdicts_;  // in frame order; a deque never moves them
   std::vector<uint64_t> rtt_samples_;
   std::unordered_map<uint32_t, uint32_t> icrc_expected_;  // bad ICRCs only
   bool untracked_noted_ = false;

@@ -26,7 +26,7 @@ constexpr std::array<const char*, 24> kNames = {
 constexpr uint8_t kBth = 12, kReth = 16, kAeth = 4, kImm = 4, kIeth = 4, kAtomicEth = 28, kAtomicAckEth = 8,
                   kDeth = 8, kXrceth = 4, kCnpReserved = 16, kIcrc = 4;
 
-uint8_t extended_header_bytes(uint8_t op) {
+constexpr uint8_t extended_header_bytes(uint8_t op) {
   switch (op) {
     case kSendLastImm: case kSendOnlyImm: case kWriteLastImm: return kImm;
     case kSendLastInv: case kSendOnlyInv: return kIeth;
@@ -39,7 +39,7 @@ uint8_t extended_header_bytes(uint8_t op) {
   }
 }
 
-Transport transport_of(uint8_t opcode) {
+constexpr Transport transport_of(uint8_t opcode) {
   switch (opcode >> 5) {
     case 0: return Transport::rc;
     case 1: return Transport::uc;
@@ -51,9 +51,7 @@ Transport transport_of(uint8_t opcode) {
   }
 }
 
-}  // namespace
-
-OpcodeInfo classify_opcode(uint8_t opcode) {
+constexpr OpcodeInfo compute_info(uint8_t opcode) {
   OpcodeInfo info{transport_of(opcode), Role::other, false, false, false, false, false, false, kBth};
   const uint8_t op = opcode & 0x1F;
   switch (info.transport) {
@@ -91,6 +89,17 @@ OpcodeInfo classify_opcode(uint8_t opcode) {
                                            (info.transport == Transport::xrc && info.role == Role::request ? kXrceth : 0));
   return info;
 }
+
+// Every packet asks several times: answer from a table built at compile time.
+constexpr std::array<OpcodeInfo, 256> kInfo = [] {
+  std::array<OpcodeInfo, 256> t{};
+  for (unsigned op = 0; op < 256; ++op) t[op] = compute_info(static_cast<uint8_t>(op));
+  return t;
+}();
+
+}  // namespace
+
+OpcodeInfo classify_opcode(uint8_t opcode) { return kInfo[opcode]; }
 
 uint32_t payload_length(uint8_t opcode, uint32_t transport_len, uint8_t pad_count) {
   const uint32_t overhead = classify_opcode(opcode).header_bytes + uint32_t{pad_count} + kIcrc;

@@ -53,10 +53,10 @@ int dissect_roce(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, void*) {
   }
   render(tvb, pinfo, tree, *v, a);
 
-  // The tap runs after this frame's dissection: hand it a copy in the packet pool.
+  // The tap runs after this frame's dissection: the record lives in the packet pool.
   const uint64_t ts = static_cast<uint64_t>(pinfo->abs_ts.secs) * 1'000'000'000u + static_cast<uint64_t>(pinfo->abs_ts.nsecs);
-  const Verdict* stored = pool_copy(pinfo, *v);
-  tap_queue_packet(ids.tap, pinfo, pool_copy(pinfo, TapRecord{stored, &a, ts, pinfo->fd->pkt_len}));
+  // The verdict itself stays put: the engine stores verdicts in a deque.
+  tap_queue_packet(ids.tap, pinfo, pool_copy(pinfo, TapRecord{v, &a, ts, pinfo->fd->pkt_len}));
   return tvb_captured_length(tvb);
 }
 

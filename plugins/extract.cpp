@@ -12,19 +12,25 @@
 namespace roceshark::glue {
 namespace {
 
-// hf_of_interest, after transum: every field we read, resolved once.
+// hf_of_interest, after transum: every field we read, resolved once. Each
+// primed field costs Wireshark a tree item and a hash insert per packet,
+// and priming any IP field makes the IP dissector build its whole subtree,
+// addresses as strings included. So the list is short: one plain field
+// locates each fixed-layout InfiniBand header (GRH, BTH, AETH), and the
+// UDP and IP headers are the bytes just before the BTH (see locate_ip).
 enum Field : size_t {
-  kIb, kLrh, kGrh, kBth, kOpcode, kDestQp, kPsn, kAckReq, kPadCount, kSyndrome, kMsn, kDmaLen,
-  kIp, kIpv6, kUdp,
+  kIb, kLrh, kGrh, kBth, kAeth, kDmaLen,
   kCmReqCommId, kCmReqQpn, kCmReqPsn, kCmRepCommId, kCmRepRemoteCommId, kCmRepQpn, kCmRepPsn,
   kFieldCount
 };
 
 constexpr std::array<const char*, kFieldCount> kNames = {
-    "infiniband", "infiniband.lrh", "infiniband.grh", "infiniband.bth", "infiniband.bth.opcode",
-    "infiniband.bth.destqp", "infiniband.bth.psn", "infiniband.bth.a", "infiniband.bth.padcnt",
-    "infiniband.aeth.syndrome", "infiniband.aeth.msn", "infiniband.reth.dmalen",
-    "ip", "ipv6", "udp",
+    "infiniband",
+    "infiniband.lrh.vl",         // native InfiniBand, not RoCE
+    "infiniband.grh.ipver",      // first byte of the RoCEv1 GRH
+    "infiniband.bth.opcode",     // first byte of the BTH
+    "infiniband.aeth.syndrome",  // first byte of the AETH
+    "infiniband.reth.dmalen",
     "infiniband.cm.req", "infiniband.cm.req.localqpn", "infiniband.cm.req.startpsn",
     "infiniband.cm.rep", "infiniband.cm.rep.remotecommid", "infiniband.cm.rep.localqpn",
     "infiniband.cm.rep.startpsn",
@@ -34,6 +40,7 @@ std::array<int, kFieldCount> hf;
 
 constexpr uint32_t kIpv6Header = 40;
 constexpr uint32_t kBthLen = 12;
+constexpr uint32_t kAethLen = 4;
 
 class Tree {
  public:
@@ -44,18 +51,6 @@ class Tree {
   field_info* first(Field f) const {
     GPtrArray* a = all(f);
     return a && a->len ? static_cast<field_info*>(g_ptr_array_index(a, 0)) : nullptr;
-  }
-
-  // Encapsulated mirrors carry outer headers too: the one that belongs to
-  // the RoCE packet is the last that starts before the BTH.
-  field_info* last_before(Field f, const field_info* bth) const {
-    GPtrArray* a = all(f);
-    field_info* best = nullptr;
-    for (guint i = 0; a && i < a->len; ++i) {
-      auto* fi = static_cast<field_info*>(g_ptr_array_index(a, i));
-      if (fi->ds_tvb == bth->ds_tvb && fi->start < bth->start && (!best || fi->start > best->start)) best = fi;
-    }
-    return best;
   }
 
   bool uint(Field f, uint32_t& out) const {
@@ -73,6 +68,35 @@ class Tree {
 const uint8_t* bytes(tvbuff_t* ds, int offset, uint32_t len) {
   if (offset < 0 || !tvb_bytes_exist(ds, offset, static_cast<gint>(len))) return nullptr;
   return tvb_get_ptr(ds, offset, static_cast<gint>(len));
+}
+
+// RoCEv2: Wireshark hands the InfiniBand dissector the UDP payload, so the
+// UDP header is the 8 bytes before the BTH, and the IP header the bytes
+// before that. Whatever encapsulates it (VLAN, ERSPAN, VXLAN), these are the
+// headers that belong to the RoCE packet. An IPv4 header is recognised by
+// its version and IHL, protocol UDP and a total length that matches the UDP
+// length; IPv6 likewise (extension headers are not supported).
+bool locate_ip(tvbuff_t* ds, int bth, Encap& encap, int& start) {
+  constexpr uint8_t kUdp = 17;
+  const int udp = bth - 8;
+  const uint8_t* u = bytes(ds, udp, 8);
+  if (!u) return false;
+  const uint32_t udp_len = uint32_t{u[4]} << 8 | u[5];
+  for (int ihl = 5; ihl <= 15 && udp - 4 * ihl >= 0; ++ihl) {
+    const uint8_t* h = bytes(ds, udp - 4 * ihl, 20);
+    if (h && h[0] == (0x40 | ihl) && h[9] == kUdp && (uint32_t{h[2]} << 8 | h[3]) == 4u * ihl + udp_len) {
+      encap = Encap::rocev2_ipv4;
+      start = udp - 4 * ihl;
+      return true;
+    }
+  }
+  const uint8_t* h = bytes(ds, udp - static_cast<int>(kIpv6Header), kIpv6Header);
+  if (h && (h[0] >> 4) == 6 && h[6] == kUdp && (uint32_t{h[4]} << 8 | h[5]) == udp_len) {
+    encap = Encap::rocev2_ipv6;
+    start = udp - static_cast<int>(kIpv6Header);
+    return true;
+  }
+  return false;
 }
 
 void extract_cm(const Tree& t, PacketInfo& out) {
@@ -94,9 +118,9 @@ void extract_cm(const Tree& t, PacketInfo& out) {
 
 // L3 header: addresses, ECN, and how long the packet is. Returns the byte
 // count from the L3 start to the end of the ICRC, or 0 if it doesn't parse.
-uint32_t read_l3(tvbuff_t* ds, const field_info* l3, Encap encap, PacketInfo& out) {
+uint32_t read_l3(tvbuff_t* ds, int l3, Encap encap, PacketInfo& out) {
   if (encap == Encap::rocev2_ipv4) {
-    const uint8_t* h = bytes(ds, l3->start, 20);
+    const uint8_t* h = bytes(ds, l3, 20);
     if (!h) return 0;
     out.src = Address::from({h + 12, 4});
     out.dst = Address::from({h + 16, 4});
@@ -105,7 +129,7 @@ uint32_t read_l3(tvbuff_t* ds, const field_info* l3, Encap encap, PacketInfo& ou
     out.ip_id = static_cast<uint16_t>(h[4] << 8 | h[5]);
     return static_cast<uint32_t>(h[2] << 8 | h[3]);
   }
-  const uint8_t* h = bytes(ds, l3->start, kIpv6Header);  // IPv6 and the GRH share a layout
+  const uint8_t* h = bytes(ds, l3, kIpv6Header);  // IPv6 and the GRH share a layout
   if (!h) return 0;
   out.src = Address::from({h + 8, 16});
   out.dst = Address::from({h + 24, 16});
@@ -113,8 +137,8 @@ uint32_t read_l3(tvbuff_t* ds, const field_info* l3, Encap encap, PacketInfo& ou
   return kIpv6Header + static_cast<uint32_t>(h[4] << 8 | h[5]);
 }
 
-void check_icrc(tvbuff_t* ds, const field_info* l3, Encap encap, uint32_t l3_len, PacketInfo& out) {
-  const uint8_t* all = bytes(ds, l3->start, l3_len);
+void check_icrc(tvbuff_t* ds, int l3, Encap encap, uint32_t l3_len, PacketInfo& out) {
+  const uint8_t* all = bytes(ds, l3, l3_len);
   if (!all) {
     out.icrc = IcrcState::not_captured;
     return;
@@ -142,50 +166,45 @@ GArray* wanted_fields() {
 
 Extracted extract(packet_info* pinfo, proto_tree* tree, bool icrc_wanted, PacketInfo& out) {
   const Tree t(tree);
-  const field_info* ib = t.first(kIb);
-  if (!ib || t.first(kLrh)) return Extracted::not_roce;  // native InfiniBand is not RoCE
   const field_info* bth = t.first(kBth);
-  if (!bth) return t.first(kGrh) || t.first(kUdp) ? Extracted::truncated : Extracted::not_roce;
-
-  const field_info* grh = t.first(kGrh);
-  const field_info* ip4 = t.last_before(kIp, bth);
-  const field_info* ip6 = t.last_before(kIpv6, bth);
-  const field_info* l3 = nullptr;
-  if (grh) {
-    out.encap = Encap::rocev1;
-    l3 = grh;
-  } else if (ip4 && (!ip6 || ip4->start > ip6->start)) {
-    out.encap = Encap::rocev2_ipv4;
-    l3 = ip4;
-  } else if (ip6) {
-    out.encap = Encap::rocev2_ipv6;
-    l3 = ip6;
-  } else {
-    return Extracted::not_roce;
-  }
+  if (!bth) return t.first(kIb) && !t.first(kLrh) ? Extracted::truncated : Extracted::not_roce;
+  if (t.first(kLrh)) return Extracted::not_roce;  // native InfiniBand is not RoCE
 
   tvbuff_t* ds = bth->ds_tvb;
-  uint32_t v = 0;
-  if (!t.uint(kOpcode, v)) return Extracted::truncated;
-  out.opcode = static_cast<uint8_t>(v);
-  if (!t.uint(kDestQp, out.dest_qp) || !t.uint(kPsn, out.psn)) return Extracted::truncated;
-  const uint8_t* bth_bytes = bytes(ds, bth->start, kBthLen);
-  if (!bth_bytes || l3->ds_tvb != ds) return Extracted::truncated;
+  int l3_start = 0;
+  if (const field_info* grh = t.first(kGrh)) {
+    if (grh->ds_tvb != ds) return Extracted::truncated;
+    out.encap = Encap::rocev1;
+    l3_start = grh->start;
+  } else if (!locate_ip(ds, bth->start, out.encap, l3_start)) {
+    return Extracted::not_roce;
+  }
+  const uint8_t* b = bytes(ds, bth->start, kBthLen);
+  if (!b) return Extracted::truncated;
+  // BTH (IBA vol. 1 9.2): opcode | SE M pad tver | P_Key | F B resv6 | dest QP | A resv7 | PSN.
   // Wireshark 4.0 shows byte 4 only as raw "reserved": FECN is bit 7, BECN bit 6.
-  out.fecn = bth_bytes[4] & 0x80;
-  out.becn = bth_bytes[4] & 0x40;
-  out.ack_req = bth_bytes[8] & 0x80;
-  const auto pad = static_cast<uint8_t>((bth_bytes[1] >> 4) & 0x3);
+  out.opcode = b[0];
+  const auto pad = static_cast<uint8_t>((b[1] >> 4) & 0x3);
+  out.fecn = b[4] & 0x80;
+  out.becn = b[4] & 0x40;
+  out.dest_qp = uint32_t{b[5]} << 16 | uint32_t{b[6]} << 8 | b[7];
+  out.ack_req = b[8] & 0x80;
+  out.psn = uint32_t{b[9]} << 16 | uint32_t{b[10]} << 8 | b[11];
 
-  out.has_aeth = t.uint(kSyndrome, v);
-  out.syndrome = static_cast<uint8_t>(v);
-  if (out.has_aeth) t.uint(kMsn, out.msn);
-  out.has_reth = t.uint(kDmaLen, out.dma_len);
-  extract_cm(t, out);
+  const OpcodeInfo op = classify_opcode(out.opcode);
+  if (const field_info* aeth = op.has_aeth ? t.first(kAeth) : nullptr) {
+    const uint8_t* a = bytes(ds, aeth->start, kAethLen);
+    if (!a || aeth->ds_tvb != ds) return Extracted::truncated;
+    out.has_aeth = true;
+    out.syndrome = a[0];
+    out.msn = uint32_t{a[1]} << 16 | uint32_t{a[2]} << 8 | a[3];
+  }
+  out.has_reth = op.is_read_request && t.uint(kDmaLen, out.dma_len);
+  if (op.role == Role::datagram) extract_cm(t, out);  // CM MADs travel on UD QP1
 
-  const uint32_t l3_len = read_l3(ds, l3, out.encap, out);
+  const uint32_t l3_len = read_l3(ds, l3_start, out.encap, out);
   if (!l3_len) return Extracted::truncated;
-  const auto bth_offset = static_cast<uint32_t>(bth->start - l3->start);
+  const auto bth_offset = static_cast<uint32_t>(bth->start - l3_start);
   if (l3_len < bth_offset + kBthLen + 4) return Extracted::truncated;
   out.payload_len = payload_length(out.opcode, l3_len - bth_offset, pad);
 
@@ -195,7 +214,7 @@ Extracted extract(packet_info* pinfo, proto_tree* tree, bool icrc_wanted, Packet
   out.point = pinfo->rec && (pinfo->rec->presence_flags & WTAP_HAS_INTERFACE_ID)
                   ? pinfo->rec->rec_header.packet_header.interface_id
                   : 0;
-  if (icrc_wanted) check_icrc(ds, l3, out.encap, l3_len, out);
+  if (icrc_wanted) check_icrc(ds, l3_start, out.encap, l3_len, out);
   return Extracted::ok;
 }
 

@@ -166,9 +166,12 @@ void render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Verdict& 
     col_add_fstr(pinfo->cinfo, COL_INFO, "CNP QP=0x%06x", qp);
   }
   if (const char* tag = info_tag(v)) col_prepend_fstr(pinfo->cinfo, COL_INFO, "%s", tag);
-  if (!tree) return;
 
-  proto_item* ti = proto_tree_add_item(tree, ids.proto, tvb, 0, 0, ENC_NA);
+  // Nobody looks at our items in most tshark runs: then add none (a null
+  // tree makes every proto_tree_add_* return at once) but keep the expert
+  // infos, which -z expert collects without a tree.
+  proto_tree* root = tree && proto_field_is_referenced(tree, ids.proto) ? tree : nullptr;
+  proto_item* ti = proto_tree_add_item(root, ids.proto, tvb, 0, 0, ENC_NA);
   proto_tree* t = proto_item_add_subtree(ti, ids.ett_roce);
   if (v.truncated) {
     expert_add_info(pinfo, ti, &ids.ei_truncated);
