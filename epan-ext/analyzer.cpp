@@ -90,7 +90,12 @@ const Verdict& Analyzer::process(const PacketInfo& p) {
     if (v.role == Role::request) on_request(p, v);
     if (v.role == Role::response || v.role == Role::cnp) {
       flows_[id].responses_seen = true;
-      if (flows_[id].paired != kNoId) v.row_flow = flows_[id].paired;
+      if (flows_[id].paired != kNoId) {
+        // A response belongs to the connection of the requests it answers,
+        // even when its own flow was given a stream before they paired.
+        v.row_flow = flows_[id].paired;
+        v.stream = flows_[v.row_flow].stream;
+      }
       if (v.role == Role::response) on_response(p, v);
     }
   }

@@ -40,8 +40,7 @@ SeqResult RequestSequence::start(const PacketInfo& p, bool reuse) {
   return r;
 }
 
-SeqClass RequestSequence::run_cause(const PacketInfo& p, const RequestContext& ctx, const Config& cfg,
-                                    SeqResult& r) {
+SeqClass RequestSequence::run_cause(const PacketInfo& p, const RequestContext& ctx, const Config& cfg) {
   auto asks_for = [&](const NakEvent& nak, uint64_t wait_ns) {
     return nak.valid && nak.frame != nak_used_frame_ && nak.ts_ns <= p.ts_ns &&
            p.ts_ns - nak.ts_ns <= wait_ns + cfg.timeout_ns && psn::at_or_after(p.psn, nak.psn);
@@ -49,6 +48,7 @@ SeqClass RequestSequence::run_cause(const PacketInfo& p, const RequestContext& c
   // A resend answers the newer of the two NAKs when both qualify.
   const bool seq = asks_for(ctx.seq_nak, 0);
   const bool rnr = asks_for(ctx.rnr_nak, ctx.rnr_nak.rnr_wait_ns);
+  run_quiet_ns_ = 0;
   if (seq && (!rnr || ctx.seq_nak.ts_ns >= ctx.rnr_nak.ts_ns)) {
     nak_used_frame_ = run_nak_frame_ = ctx.seq_nak.frame;
     return SeqClass::gbn_resend;
@@ -58,8 +58,8 @@ SeqClass RequestSequence::run_cause(const PacketInfo& p, const RequestContext& c
     return SeqClass::rnr_retry;
   }
   run_nak_frame_ = 0;
-  r.quiet_ns = p.ts_ns - std::min(p.ts_ns, last_ts_);
-  return r.quiet_ns >= cfg.timeout_ns ? SeqClass::timeout_retransmission : SeqClass::retransmission;
+  run_quiet_ns_ = p.ts_ns - std::min(p.ts_ns, last_ts_);
+  return run_quiet_ns_ >= cfg.timeout_ns ? SeqClass::timeout_retransmission : SeqClass::retransmission;
 }
 
 SeqResult RequestSequence::classify(const PacketInfo& p, const RequestContext& ctx, const Config& cfg) {
@@ -106,11 +106,12 @@ SeqResult RequestSequence::classify(const PacketInfo& p, const RequestContext& c
   const bool continues = run_ != SeqClass::none && psn::after(p.psn, run_last_) &&
                          psn::at_or_after(run_end_, p.psn);
   if (!continues) {
-    run_ = run_cause(p, ctx, cfg, r);
+    run_ = run_cause(p, ctx, cfg);
     run_end_ = highest_;
   }
   r.seq = run_;
   r.nak_frame = run_nak_frame_;
+  r.quiet_ns = run_quiet_ns_;  // the silence before the run, on each of its packets
   run_last_ = p.psn;
   r.original_frame = first_seen_.find(p.psn);
   last_ts_ = p.ts_ns;

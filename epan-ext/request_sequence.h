@@ -43,7 +43,7 @@ struct SeqResult {
   uint32_t gap = 0;
   uint32_t original_frame = 0;
   uint32_t nak_frame = 0;
-  uint64_t quiet_ns = 0;
+  uint64_t quiet_ns = 0;  // silence before the run this retransmission belongs to
 };
 
 class RequestSequence {
@@ -54,7 +54,7 @@ class RequestSequence {
 
  private:
   SeqResult start(const PacketInfo& p, bool reuse);
-  SeqClass run_cause(const PacketInfo& p, const RequestContext& ctx, const Config& cfg, SeqResult& r);
+  SeqClass run_cause(const PacketInfo& p, const RequestContext& ctx, const Config& cfg);
   void advance(const PacketInfo& p, const RequestContext& ctx);
   void remember(const PacketInfo& p);
 
@@ -69,6 +69,7 @@ class RequestSequence {
   uint32_t run_end_ = 0;
   uint32_t run_last_ = 0;
   uint32_t run_nak_frame_ = 0;
+  uint64_t run_quiet_ns_ = 0;
   uint32_t nak_used_frame_ = 0;  // a NAK starts at most one run here
 
   FirstSeenIndex first_seen_;

@@ -58,26 +58,27 @@ const char* info_tag(const Verdict& v) {
 
 void render_request(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verdict& v, uint32_t qp,
                     const std::string& point) {
-  const PacketSummary& p = v.pkt;
   proto_item* seq = gen(proto_tree_add_string(t, ids.seq, tvb, 0, 0, seq_class_name(v.seq)));
   proto_tree* st = proto_item_add_subtree(seq, ids.ett_seq);
   if (v.has_expected) gen(proto_tree_add_uint(st, ids.expected_psn, tvb, 0, 0, v.expected_psn));
   if (v.qp_reuse) {
     expert_add_info_format(pinfo, add_flag(st, tvb, ids.qp_reuse), &ids.ei_qp_reuse,
-                           "QP reuse: PSN sequence restarts at %u on QP 0x%06x (new connection)", p.psn, qp);
+                           "QP reuse on QP 0x%06x at %s: the PSN sequence restarts (new connection)", qp,
+                           point.c_str());
   }
   switch (v.seq) {
     case SeqClass::gap: {
       proto_item* it = gen(proto_tree_add_uint(st, ids.gap, tvb, 0, 0, v.gap));
-      expert_add_info_format(pinfo, it, &ids.ei_gap, "PSN gap at %s: %u PSN(s) missing before PSN %u (expected %u)",
-                             point.c_str(), v.gap, p.psn, v.expected_psn);
+      expert_add_info_format(pinfo, it, &ids.ei_gap, "PSN gap on QP 0x%06x at %s: %u PSN(s) missing", qp,
+                             point.c_str(), v.gap);
       break;
     }
     case SeqClass::duplicate: {
       proto_item* it = add_flag(st, tvb, ids.duplicate);
       expert_add_info_format(pinfo, it, &ids.ei_duplicate,
-                             "Duplicate of frame %u at %s: the same packet recorded twice (mirror), not a resend",
-                             v.original_frame, point.c_str());
+                             "Duplicate on QP 0x%06x at %s: the same packet recorded twice (mirror), not a resend",
+                             qp, point.c_str());
+      if (v.original_frame) gen(proto_tree_add_uint(st, ids.original_frame, tvb, 0, 0, v.original_frame));
       break;
     }
     case SeqClass::retransmission:
@@ -86,18 +87,20 @@ void render_request(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verd
     case SeqClass::rnr_retry: {
       proto_item* it = add_flag(st, tvb, ids.retransmission);
       if (v.seq == SeqClass::retransmission)
-        expert_add_info_format(pinfo, it, &ids.ei_retransmission, "Retransmission of PSN %u at %s", p.psn,
-                               point.c_str());
+        expert_add_info_format(pinfo, it, &ids.ei_retransmission,
+                               "Retransmission on QP 0x%06x at %s (no NAK seen, no timeout)", qp, point.c_str());
       if (v.seq == SeqClass::gbn_resend)
         expert_add_info_format(pinfo, add_flag(st, tvb, ids.gbn_resend), &ids.ei_gbn,
-                               "Go-back-N resend of PSN %u after the NAK in frame %u", p.psn, v.nak_frame);
+                               "Go-back-N resend on QP 0x%06x at %s after the NAK in frame %u", qp, point.c_str(),
+                               v.nak_frame);
       if (v.seq == SeqClass::timeout_retransmission)
         expert_add_info_format(pinfo, add_flag(st, tvb, ids.timeout_retransmission), &ids.ei_timeout,
-                               "Timeout retransmission of PSN %u at %s after %.1f us without a NAK", p.psn,
+                               "Timeout retransmission on QP 0x%06x at %s after %.1f us without a NAK", qp,
                                point.c_str(), static_cast<double>(v.quiet_ns) / 1000.0);
       if (v.seq == SeqClass::rnr_retry)
         expert_add_info_format(pinfo, add_flag(st, tvb, ids.rnr_retry), &ids.ei_rnr_retry,
-                               "Retry of PSN %u after the RNR NAK in frame %u", p.psn, v.nak_frame);
+                               "RNR retry on QP 0x%06x at %s after the RNR NAK in frame %u", qp, point.c_str(),
+                               v.nak_frame);
       if (v.original_frame) gen(proto_tree_add_uint(st, ids.original_frame, tvb, 0, 0, v.original_frame));
       if (v.nak_frame) gen(proto_tree_add_uint(st, ids.nak_frame, tvb, 0, 0, v.nak_frame));
       if (v.seq == SeqClass::timeout_retransmission) gen(proto_tree_add_uint64(st, ids.quiet_ns, tvb, 0, 0, v.quiet_ns));
@@ -127,27 +130,28 @@ void render_response(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Ver
   proto_tree* at = proto_item_add_subtree(kind, ids.ett_ack);
   if (v.seq == SeqClass::duplicate) {
     expert_add_info_format(pinfo, add_flag(at, tvb, ids.duplicate), &ids.ei_duplicate,
-                           "Duplicate of frame %u: the same response recorded twice at %s (mirror)",
-                           v.original_frame, point.c_str());
+                           "Duplicate on QP 0x%06x at %s: the same response recorded twice (mirror)", qp,
+                           point.c_str());
     gen(proto_tree_add_uint(at, ids.original_frame, tvb, 0, 0, v.original_frame));
     return;
   }
   if (p.has_aeth && s.kind == AckKind::rnr_nak) {
     proto_item* it = gen(proto_tree_add_string(at, ids.nak, tvb, 0, 0, nak_name(v.nak)));
     gen(proto_tree_add_uint(at, ids.rnr_timer_us, tvb, 0, 0, rnr_timer_us(s.value)));
-    expert_add_info_format(pinfo, it, &ids.ei_rnr_nak, "RNR NAK for PSN %u: responder not ready, retry in %u us",
-                           p.psn, rnr_timer_us(s.value));
+    expert_add_info_format(pinfo, it, &ids.ei_rnr_nak, "RNR NAK on QP 0x%06x at %s: responder not ready, retry in %u us",
+                           qp, point.c_str(), rnr_timer_us(s.value));
   } else if (v.nak == NakCode::psn_sequence_error) {
     proto_item* it = gen(proto_tree_add_string(at, ids.nak, tvb, 0, 0, nak_name(v.nak)));
-    expert_add_info_format(pinfo, it, &ids.ei_nak, "NAK PSN sequence error: responder expected PSN %u (seen at %s)",
-                           p.psn, point.c_str());
+    expert_add_info_format(pinfo, it, &ids.ei_nak, "NAK PSN sequence error on QP 0x%06x at %s: a request was lost",
+                           qp, point.c_str());
   } else if (v.nak != NakCode::none) {
     proto_item* it = gen(proto_tree_add_string(at, ids.nak, tvb, 0, 0, nak_name(v.nak)));
-    expert_add_info_format(pinfo, it, &ids.ei_nak_error, "NAK %s for PSN %u on QP 0x%06x", nak_name(v.nak), p.psn, qp);
+    expert_add_info_format(pinfo, it, &ids.ei_nak_error, "NAK %s on QP 0x%06x at %s", nak_name(v.nak), qp,
+                           point.c_str());
   }
   if (v.duplicate_ack)
     expert_add_info_format(pinfo, add_flag(at, tvb, ids.dup_ack), &ids.ei_dup_ack,
-                           "Duplicate ACK for PSN %u at %s", p.psn, point.c_str());
+                           "Duplicate ACK on QP 0x%06x at %s", qp, point.c_str());
   if (v.request_frame) {
     gen(proto_tree_add_uint(at, ids.request_frame, tvb, 0, 0, v.request_frame));
     gen(proto_tree_add_uint64(at, ids.rtt_ns, tvb, 0, 0, v.rtt_ns));
@@ -199,7 +203,7 @@ void render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Verdict& 
   gen(proto_tree_add_string(t, ids.icrc_status, tvb, 0, 0, icrc_name(p.icrc)));
   if (p.icrc == IcrcState::bad) {
     expert_add_info_format(pinfo, add_flag(t, tvb, ids.icrc_bad), &ids.ei_icrc_bad,
-                           "Bad ICRC at %s: packet corrupted before this point (check optics and cabling)",
+                           "Bad ICRC on QP 0x%06x at %s: corrupted before this point (check optics and cabling)", qp,
                            point.c_str());
     if (const auto want = a.icrc_expected(v.frame)) gen(proto_tree_add_uint(t, ids.icrc_computed, tvb, 0, 0, *want));
   }

@@ -46,6 +46,20 @@ TEST(Analyzer, BidirectionalConnectionIsOneStream) {
   EXPECT_EQ(v.seq, SeqClass::in_order);
 }
 
+TEST(Analyzer, LatePairedResponsesJoinTheirRequestsStream) {
+  Analyzer a;
+  Wire w;
+  a.process(w.req(0, 10, true));  // a's requests: stream 0
+  // b's own request comes first on the reverse flow: nothing to pair it by yet.
+  PacketInfo breq = w.base(us);
+  breq.src = w.b, breq.dst = w.a, breq.dest_qp = w.qp_a, breq.opcode = test::kSendOnly, breq.psn = 900;
+  const uint32_t b_stream = a.process(breq).stream;
+  const Verdict& ack = a.process(w.resp(2 * us, 10));  // the ACK pairs the two flows by PSN
+  EXPECT_EQ(ack.stream, a.find(1)->stream);
+  EXPECT_EQ(ack.row_flow, a.find(1)->flow);
+  EXPECT_NE(b_stream, ack.stream);  // b's requests keep the stream they were given
+}
+
 TEST(Analyzer, CoalescedAckGivesOneSamplePerRequest) {
   Analyzer a;
   Wire w;

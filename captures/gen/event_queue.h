@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The simulation's clock: events in time order, ties in the order they were
+// scheduled, so a run is fully deterministic.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "captures/gen/in_flight.h"
+
+namespace roceshark::gen {
+
+// A recorded frame that a SPAN port records a second time.
+struct MirrorCopy {
+  FrameInfo info;
+  std::vector<uint8_t> bytes;
+  uint32_t wire_len = 0;
+  size_t point = 0;
+  bool ce = false, icrc_bad = false;
+  std::string lost_before;
+};
+
+enum class EventKind : uint8_t {
+  host_tx,        // a = host: the egress link is free
+  host_kick,      // a = host: something became ready to send
+  arrive,         // pkt reaches node pkt->hop of its route
+  mirror_copy,    // copy is recorded again
+  req_timer,      // a = qp, b = side: transport timer deadline
+  req_wake,       // a = qp, b = side: requester may be ready
+  resp_flush,     // a = qp, b = side: coalesced ACK deadline
+  activate,       // a = qp: its traffic may start (CM first, if any)
+  activate_side,  // a = qp, b = side: that side's send queue starts
+};
+
+struct Event {
+  Ns t = 0;
+  uint64_t seq = 0;
+  EventKind kind = EventKind::host_tx;
+  uint32_t a = 0, b = 0;
+  PacketPtr pkt;
+  std::shared_ptr<MirrorCopy> copy;
+};
+
+class EventQueue {
+ public:
+  void push(Event e) {
+    e.seq = seq_++;
+    heap_.push_back(std::move(e));
+    std::push_heap(heap_.begin(), heap_.end(), later);
+  }
+  Event pop() {
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    Event e = std::move(heap_.back());
+    heap_.pop_back();
+    return e;
+  }
+  bool empty() const { return heap_.empty(); }
+
+ private:
+  static bool later(const Event& x, const Event& y) { return x.t != y.t ? x.t > y.t : x.seq > y.seq; }
+  std::vector<Event> heap_;
+  uint64_t seq_ = 0;
+};
+
+}  // namespace roceshark::gen

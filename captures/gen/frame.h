@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// What the simulation hands to the output for every frame a point records:
+// the bytes as captured plus what the generator meant by them.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "captures/gen/units.h"
+
+namespace roceshark::gen {
+
+enum class FrameKind : uint8_t { req, ack, nak, cnp, cm, readresp };
+
+// Why a requester sent a packet; `none` for everything that is not a request.
+enum class Cause : uint8_t { none, original, gbn, timeout, rnr };
+
+inline constexpr size_t kNoMessage = static_cast<size_t>(-1);
+
+struct FrameInfo {
+  FrameKind kind = FrameKind::req;
+  size_t qp = 0;          // scenario QP: one connection, even when a QPN is reused
+  int req_side = 0;       // whose PSN space the BTH PSN belongs to
+  size_t src_host = 0, dst_host = 0;
+  uint32_t dest_qpn = 0;
+  uint32_t psn = 0;
+  uint8_t opcode = 0;
+  bool ackreq = false;
+  uint32_t psn_span = 1;  // PSNs the request consumes: the response count of a READ
+  uint8_t syndrome = 0;   // AETH, for ACK/NAK
+  uint16_t cm_attr = 0;   // MAD attribute ID, for CM
+  Cause cause = Cause::none;
+  size_t message = kNoMessage;  // scenario message, for requests
+};
+
+struct Frame {
+  size_t point = 0;
+  Ns time = 0;  // simulated time; the file adds the scenario epoch
+  std::span<const uint8_t> data;  // captured bytes
+  uint32_t wire_len = 0;
+  const FrameInfo* info = nullptr;
+  bool mirror = false;      // the second copy a SPAN port records
+  bool ce = false;          // ECN is CE in this copy
+  bool icrc_bad = false;    // corrupted upstream: the ICRC no longer matches
+  std::string_view lost_before;  // the node before which this transmission is lost, if it is
+};
+
+class FrameSink {
+ public:
+  virtual ~FrameSink() = default;
+  virtual void frame(const Frame& f) = 0;
+};
+
+}  // namespace roceshark::gen

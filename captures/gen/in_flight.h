@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// A packet on its way: its bytes (edited in place as switches would), what
+// it means, and what will happen to it.
+#pragma once
+#include <memory>
+
+#include "captures/gen/faults.h"
+#include "captures/gen/frame.h"
+#include "captures/gen/packet_builder.h"
+#include "captures/gen/route.h"
+
+namespace roceshark::gen {
+
+struct InFlight {
+  FrameInfo info;
+  BuiltFrame frame;
+  Transport transport = Transport::v2_ipv4;
+  Route route;
+  Fates fates;
+  size_t hop = 0;  // the node it is travelling to
+  uint64_t msg_length = 0;  // of the message a request belongs to (a READ's DMA length)
+  bool ce = false;
+  bool corrupt = false;
+};
+
+using PacketPtr = std::shared_ptr<InFlight>;
+
+}  // namespace roceshark::gen

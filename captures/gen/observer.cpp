@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "captures/gen/observer.h"
+
+#include "captures/gen/aeth.h"
+#include "captures/gen/cm_mad.h"
+#include "captures/gen/rnr_timer.h"
+#include "epan-ext/psn.h"
+
+namespace roceshark::gen {
+
+std::string_view kind_name(FrameKind k) {
+  switch (k) {
+    case FrameKind::req: return "req";
+    case FrameKind::ack: return "ack";
+    case FrameKind::nak: return "nak";
+    case FrameKind::cnp: return "cnp";
+    case FrameKind::cm: return "cm";
+    case FrameKind::readresp: return "readresp";
+  }
+  return "?";
+}
+
+std::string_view cause_name(Cause c, bool mirror) {
+  if (mirror) return "mirror";
+  switch (c) {
+    case Cause::none: return "-";
+    case Cause::original: return "original";
+    case Cause::gbn: return "gbn";
+    case Cause::timeout: return "timeout";
+    case Cause::rnr: return "rnr";
+  }
+  return "?";
+}
+
+std::string nak_verdict(uint8_t syndrome) {
+  if (aeth::is_rnr(syndrome)) return "nak:rnr";
+  switch (syndrome) {
+    case aeth::kNakPsnSeqError: return "nak:seq";
+    case aeth::kNakInvalidRequest: return "nak:inv-req";
+    case aeth::kNakRemoteAccess: return "nak:rem-access";
+    case aeth::kNakRemoteOperational: return "nak:rem-op";
+    default: return "nak:other";
+  }
+}
+
+std::string Observer::request_verdict(Stream& s, const FrameInfo& in, Ns time) const {
+  auto it = naks_.find({in.qp, in.req_side});
+  auto recorded = [&](std::optional<Ns> RecordedNaks::*which, Ns wait) {
+    if (it == naks_.end() || !(it->second.*which)) return false;
+    const Ns nak = *(it->second.*which);
+    return nak <= time && time - nak <= wait + kTimeoutThresholdNs;
+  };
+  const Ns rnr_wait = it == naks_.end() ? 0 : it->second.rnr_wait_ns;
+  const uint32_t last = psn::add(in.psn, static_cast<int64_t>(in.psn_span) - 1);
+  std::string v;
+  if (!s.highest) {
+    v = "in-order";
+  } else {
+    const int32_t d = psn::diff(in.psn, psn::add(*s.highest, 1));
+    if (d == 0) v = "in-order";
+    else if (d > 0) v = "gap:" + std::to_string(d);
+    else if (in.cause == Cause::gbn && recorded(&RecordedNaks::seq_ns, 0)) v = "gbn";
+    else if (in.cause == Cause::timeout) v = "timeout";
+    else if (in.cause == Cause::rnr && recorded(&RecordedNaks::rnr_ns, rnr_wait)) v = "rnr-retry";
+    else v = "retransmission";  // its NAK is not in the capture: the cause can't be seen
+  }
+  if (!s.highest || psn::diff(last, *s.highest) > 0) s.highest = last;
+  return v;
+}
+
+std::optional<uint64_t> Observer::cover(Stream& s, uint32_t limit, bool inclusive) {
+  std::optional<uint64_t> newest;
+  while (!s.waiting.empty()) {
+    const int32_t d = psn::diff(s.waiting.front().psn, limit);
+    if (d > 0 || (d == 0 && !inclusive)) break;
+    newest = s.waiting.front().frame;
+    s.waiting.pop_front();
+  }
+  return newest;
+}
+
+Judgement Observer::judge(const Frame& f, uint64_t number) {
+  const FrameInfo& in = *f.info;
+  if (f.mirror) return {"duplicate", std::nullopt};  // a copy tells nothing new and changes nothing
+  Stream& s = streams_[Key{f.point, in.qp, in.req_side}];
+  switch (in.kind) {
+    case FrameKind::req: {
+      std::string v = request_verdict(s, in, f.time);
+      const bool fresh = v == "in-order" || v.starts_with("gap:");
+      // Karn's rule: once a PSN is resent, no response can be credited to its
+      // earlier copies, nor to anything after it (go-back-N resends those too).
+      if (!fresh)
+        while (!s.waiting.empty() && psn::diff(s.waiting.back().psn, in.psn) >= 0) s.waiting.pop_back();
+      // Only requests the observer takes for new can be what a response answers.
+      if (in.ackreq && fresh) s.waiting.push_back({in.psn, number});
+      return {v, std::nullopt};
+    }
+    case FrameKind::ack: {
+      const bool advances = !s.last_ack || psn::diff(in.psn, *s.last_ack) > 0;
+      if (advances) s.last_ack = in.psn;  // the highest ACK so far
+      return {advances ? "ack" : "dup-ack", cover(s, in.psn, true)};
+    }
+    case FrameKind::nak: {
+      RecordedNaks& n = naks_[{in.qp, in.req_side}];
+      if (aeth::is_rnr(in.syndrome)) {
+        n.rnr_ns = f.time;
+        n.rnr_wait_ns = rnr_timer_ns(in.syndrome & 0x1F);
+      } else if (in.syndrome == aeth::kNakPsnSeqError) {
+        n.seq_ns = f.time;
+      }
+      // A sequence-error NAK at p acknowledges p-1 and below; the others include p.
+      return {nak_verdict(in.syndrome), cover(s, in.psn, in.syndrome != aeth::kNakPsnSeqError)};
+    }
+    case FrameKind::cnp: return {"cnp", std::nullopt};
+    case FrameKind::readresp: return {"readresp", cover(s, in.psn, true)};  // answers the READ and all before
+    case FrameKind::cm:
+      if (in.cm_attr == cm::kAttrReq) return {"cm-req", std::nullopt};
+      if (in.cm_attr == cm::kAttrRep) return {"cm-rep", std::nullopt};
+      return {"cm-rtu", std::nullopt};
+  }
+  return {"?", std::nullopt};
+}
+
+}  // namespace roceshark::gen

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The oracle: what an observer at a capture point can and should conclude
+// about each frame, from what has passed that point so far. The rules are
+// the contract the analysis engine is tested against (captures/README.md,
+// "Verdicts"); keep the two in step.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+
+#include "captures/gen/frame.h"
+
+namespace roceshark::gen {
+
+struct Judgement {
+  std::string verdict;
+  std::optional<uint64_t> request_frame;
+};
+
+class Observer {
+ public:
+  // Frames must come in file order; `number` is the 1-based frame number.
+  Judgement judge(const Frame& f, uint64_t number);
+
+ private:
+  struct Eligible {
+    uint32_t psn;
+    uint64_t frame;
+  };
+  // One requester's PSN stream as seen at one point.
+  struct Stream {
+    std::optional<uint32_t> highest;   // highest request PSN seen (a READ counts to its last)
+    std::optional<uint32_t> last_ack;  // highest ACK PSN so far
+    std::deque<Eligible> waiting;      // AckReq requests no response has covered yet, PSN order
+  };
+  using Key = std::tuple<size_t, size_t, int>;  // point, qp, requester side
+  // The latest NAKs of each kind recorded anywhere in the file, per (qp,
+  // requester side): a resend is `gbn` or `rnr-retry` only if the NAK that
+  // asked for it is in the capture.
+  struct RecordedNaks {
+    std::optional<Ns> seq_ns, rnr_ns;
+    Ns rnr_wait_ns = 0;  // the timer the RNR NAK asked for
+  };
+
+  std::string request_verdict(Stream& s, const FrameInfo& in, Ns time) const;
+  // Marks covered the waiting requests up to `limit` (or below it when
+  // !inclusive) and returns the newest of them.
+  static std::optional<uint64_t> cover(Stream& s, uint32_t limit, bool inclusive);
+
+  std::map<Key, Stream> streams_;
+  std::map<std::pair<size_t, int>, RecordedNaks> naks_;
+};
+
+// How soon after its NAK a resend must follow to be seen as its answer, and
+// the silence after which a resend is a timeout: the analysis's documented
+// default (roce.timeout_us). Scenario timers stay well above it.
+inline constexpr Ns kTimeoutThresholdNs = 1'000'000;
+
+// Text forms used in the truth file.
+std::string_view kind_name(FrameKind k);
+std::string_view cause_name(Cause c, bool mirror);
+std::string nak_verdict(uint8_t syndrome);
+
+}  // namespace roceshark::gen

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The FrameSink that writes files: picks the frames of the chosen point(s),
+// numbers them, asks the Observer for the verdict, and writes the pcapng
+// frame and the truth row side by side.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "captures/gen/frame.h"
+#include "captures/gen/observer.h"
+#include "captures/gen/pcapng_writer.h"
+#include "captures/gen/scenario.h"
+#include "captures/gen/truth_writer.h"
+
+namespace roceshark::gen {
+
+struct OutputOptions {
+  std::string pcapng;
+  std::optional<std::string> truth;
+  std::optional<size_t> only_point;
+};
+
+class Output : public FrameSink {
+ public:
+  Output(const Scenario& sc, const OutputOptions& opt);
+  void frame(const Frame& f) override;
+  void close();
+  uint64_t frames() const { return count_; }
+
+ private:
+  std::string note(const Frame& f) const;
+
+  const Scenario& sc_;
+  std::optional<size_t> only_;
+  PcapngWriter pcap_;
+  std::unique_ptr<TruthWriter> truth_;
+  Observer observer_;
+  uint64_t count_ = 0;
+};
+
+}  // namespace roceshark::gen

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "captures/gen/packet_builder.h"
+
+#include "captures/gen/byte_writer.h"
+#include "captures/gen/checksum.h"
+#include "epan-ext/icrc.h"
+
+namespace roceshark::gen {
+namespace {
+
+constexpr size_t kMinFrame = 60;  // 64-byte minimum less the FCS
+constexpr uint8_t kGrhNextHeaderBth = 0x1B;
+constexpr uint8_t kIpProtoUdp = 17;
+
+// Version, traffic class and flow label: the first word of IPv6 and GRH.
+void put_v6_word0(ByteWriter& w, uint8_t tclass, uint32_t flow_label) {
+  w.u32(uint32_t{6} << 28 | uint32_t{tclass} << 20 | (flow_label & 0xFFFFF));
+}
+
+void put_bth(ByteWriter& w, const Bth& b) {
+  w.u8(b.opcode);
+  w.u8((b.solicited ? 0x80u : 0u) | (b.migreq ? 0x40u : 0u) | uint32_t{b.pad & 3u} << 4);  // TVer 0
+  w.u16(b.pkey);
+  w.u8((b.fecn ? 0x80u : 0u) | (b.becn ? 0x40u : 0u));
+  w.u24(b.dest_qp);
+  w.u8(b.ackreq ? 0x80u : 0u);
+  w.u24(b.psn);
+}
+
+void put_extensions(ByteWriter& w, const Extensions& e) {
+  if (e.reth) w.u64(e.reth->va), w.u32(e.reth->rkey), w.u32(e.reth->dma_len);
+  if (e.aeth) w.u8(e.aeth->syndrome), w.u24(e.aeth->msn);
+  if (e.deth) w.u32(e.deth->qkey), w.u8(0), w.u24(e.deth->src_qp);
+  if (e.imm) w.u32(*e.imm);
+}
+
+L3Kind icrc_kind(Transport t) {
+  switch (t) {
+    case Transport::v2_ipv4: return L3Kind::ipv4;
+    case Transport::v2_ipv6: return L3Kind::ipv6;
+    case Transport::v1: return L3Kind::grh;
+  }
+  return L3Kind::ipv4;
+}
+
+size_t l3_header_len(Transport t) { return t == Transport::v2_ipv4 ? 20 : 40; }
+
+}  // namespace
+
+BuiltFrame build_frame(const LinkHeader& l2, const NetHeader& l3, const Bth& bth, const Extensions& ext,
+                       std::span<const uint8_t> payload) {
+  BuiltFrame f;
+  auto& out = f.bytes;
+  out.reserve(14 + 4 + 40 + 8 + 12 + 28 + payload.size() + 4 + 4);
+  ByteWriter w(out);
+  w.bytes(l2.dst);
+  w.bytes(l2.src);
+  if (l2.vlan) w.u16(0x8100), w.u16(uint32_t{l2.pcp & 7u} << 13 | (*l2.vlan & 0x0FFFu));
+  const uint8_t tclass = static_cast<uint8_t>(l3.dscp << 2 | (l3.ecn & 3));
+  switch (l3.transport) {
+    case Transport::v2_ipv4:
+      w.u16(0x0800);
+      f.at.l3 = static_cast<uint16_t>(w.size());
+      w.u8(0x45), w.u8(tclass), w.u16(0), w.u16(l3.ip_id), w.u16(0x4000);  // DF
+      w.u8(l3.ttl), w.u8(kIpProtoUdp), w.u16(0);
+      w.bytes(l3.src4), w.bytes(l3.dst4);
+      break;
+    case Transport::v2_ipv6:
+      w.u16(0x86DD);
+      f.at.l3 = static_cast<uint16_t>(w.size());
+      put_v6_word0(w, tclass, l3.flow_label);
+      w.u16(0), w.u8(kIpProtoUdp), w.u8(l3.ttl);
+      w.bytes(l3.src6), w.bytes(l3.dst6);
+      break;
+    case Transport::v1:
+      w.u16(kEthertypeRoceV1);
+      f.at.l3 = static_cast<uint16_t>(w.size());
+      put_v6_word0(w, tclass, l3.flow_label);
+      w.u16(0), w.u8(kGrhNextHeaderBth), w.u8(l3.ttl);
+      w.bytes(l3.src6), w.bytes(l3.dst6);
+      break;
+  }
+  const size_t udp = f.at.l3 + l3_header_len(l3.transport);
+  if (l3.transport != Transport::v1) w.u16(l3.udp_sport), w.u16(kRoceUdpPort), w.u16(0), w.u16(0);
+  put_bth(w, bth);
+  put_extensions(w, ext);
+  f.at.payload = static_cast<uint16_t>(w.size());
+  f.at.payload_len = static_cast<uint32_t>(payload.size());
+  w.bytes(payload);
+  w.zeros(bth.pad);
+  w.zeros(4);  // ICRC placeholder, so the length fields below are final
+  f.at.l3_end = static_cast<uint32_t>(out.size());
+
+  uint8_t* h = out.data() + f.at.l3;
+  const size_t l3_total = out.size() - f.at.l3;
+  if (l3.transport == Transport::v2_ipv4) put_u16(h + 2, static_cast<uint32_t>(l3_total));
+  else put_u16(h + 4, static_cast<uint32_t>(l3_total - 40));  // payload length: everything after the 40 bytes
+  if (l3.transport != Transport::v1) put_u16(out.data() + udp + 4, static_cast<uint32_t>(out.size() - udp));
+
+  auto icrc = compute_icrc(std::span<const uint8_t>(h, l3_total - 4), icrc_kind(l3.transport));
+  const uint32_t v = icrc.value_or(0);  // the headers above always parse
+  for (int i = 0; i < 4; ++i) out[out.size() - 4 + i] = static_cast<uint8_t>(v >> (8 * i));
+
+  // Checksums last: the ICRC masks them, and the UDP one covers the ICRC.
+  if (l3.transport == Transport::v2_ipv4) put_u16(h + 10, ipv4_header_checksum({h, 20}));
+  if (l3.transport == Transport::v2_ipv6)
+    put_u16(out.data() + udp + 6, udp6_checksum(l3.src6, l3.dst6, {out.data() + udp, out.size() - udp}));
+
+  if (out.size() < kMinFrame) out.resize(kMinFrame, 0);
+  return f;
+}
+
+void set_ecn(std::span<uint8_t> frame, const Layout& at, Transport t, uint8_t ecn) {
+  uint8_t* h = frame.data() + at.l3;
+  if (t == Transport::v2_ipv4) {
+    h[1] = static_cast<uint8_t>((h[1] & 0xFC) | (ecn & 3));
+    put_u16(h + 10, ipv4_header_checksum({h, 20}));
+  } else {
+    h[1] = static_cast<uint8_t>((h[1] & 0xCF) | (ecn & 3) << 4);  // tclass bits 1:0 sit in byte 1 bits 5:4
+  }
+}
+
+uint8_t get_ecn(std::span<const uint8_t> frame, const Layout& at, Transport t) {
+  const uint8_t* h = frame.data() + at.l3;
+  return t == Transport::v2_ipv4 ? h[1] & 3 : (h[1] >> 4) & 3;
+}
+
+void decrement_ttl(std::span<uint8_t> frame, const Layout& at, Transport t) {
+  uint8_t* h = frame.data() + at.l3;
+  switch (t) {
+    case Transport::v2_ipv4:
+      if (h[8] > 0) --h[8];
+      put_u16(h + 10, ipv4_header_checksum({h, 20}));
+      break;
+    case Transport::v2_ipv6:
+      if (h[7] > 0) --h[7];
+      break;
+    case Transport::v1:
+      break;  // RoCEv1 is bridged, never routed: nobody touches the GRH
+  }
+}
+
+uint32_t roce_flow_label(uint32_t qpn_a, uint32_t qpn_b) {
+  uint64_t fl = uint64_t{qpn_a} * qpn_b;
+  fl ^= fl >> 20;
+  fl ^= fl >> 40;
+  return static_cast<uint32_t>(fl & 0xFFFFF);
+}
+
+uint16_t roce_udp_sport(uint32_t flow_label) {
+  uint32_t low = flow_label & 0x03FFF;
+  uint32_t high = flow_label & 0xFC000;
+  low ^= high >> 14;
+  return static_cast<uint16_t>(low | 0xC000);
+}
+
+}  // namespace roceshark::gen

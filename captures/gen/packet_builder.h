@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Builds RoCE frames byte by byte:
+//
+//   Ethernet II [802.1Q] | IPv4 | UDP 4791 | BTH | ext | payload | pad | ICRC   (RoCEv2)
+//   Ethernet II [802.1Q] | IPv6 | UDP 4791 | BTH | ext | payload | pad | ICRC   (RoCEv2, IPv6)
+//   Ethernet II [802.1Q] 0x8915 | GRH | BTH | ext | payload | pad | ICRC         (RoCEv1)
+//
+// ext is RETH, AETH, DETH and ImmDt in that order, as the opcode needs.
+// No FCS; frames shorter than 60 bytes get Ethernet padding after the ICRC.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "captures/gen/addresses.h"
+
+namespace roceshark::gen {
+
+enum class Transport : uint8_t { v2_ipv4, v2_ipv6, v1 };
+
+inline constexpr uint16_t kRoceUdpPort = 4791;
+inline constexpr uint16_t kEthertypeRoceV1 = 0x8915;
+
+struct LinkHeader {
+  Mac src{}, dst{};
+  std::optional<uint16_t> vlan;  // untagged when absent
+  uint8_t pcp = 0;
+};
+
+struct NetHeader {
+  Transport transport = Transport::v2_ipv4;
+  Ipv4 src4{}, dst4{};
+  Ipv6 src6{}, dst6{};  // IPv6 addresses, or the GIDs of a GRH
+  uint8_t dscp = 0;
+  uint8_t ecn = 0;
+  uint16_t ip_id = 0;
+  uint8_t ttl = 64;         // IPv4 TTL / IPv6 hop limit / GRH hop limit
+  uint32_t flow_label = 0;  // IPv6 and GRH
+  uint16_t udp_sport = 0;
+};
+
+struct Bth {
+  uint8_t opcode = 0;
+  bool solicited = false;
+  bool migreq = false;
+  uint8_t pad = 0;
+  uint16_t pkey = 0xFFFF;
+  bool fecn = false;
+  bool becn = false;
+  uint32_t dest_qp = 0;
+  bool ackreq = false;
+  uint32_t psn = 0;
+};
+
+struct Reth {
+  uint64_t va = 0;
+  uint32_t rkey = 0;
+  uint32_t dma_len = 0;
+};
+struct Aeth {
+  uint8_t syndrome = 0;
+  uint32_t msn = 0;
+};
+struct Deth {
+  uint32_t qkey = 0;
+  uint32_t src_qp = 0;
+};
+
+struct Extensions {
+  std::optional<Reth> reth;
+  std::optional<Aeth> aeth;
+  std::optional<Deth> deth;
+  std::optional<uint32_t> imm;
+};
+
+// Where things are in a built frame, for the edits made along the path.
+struct Layout {
+  uint16_t l3 = 0;         // first byte of IPv4 / IPv6 / GRH
+  uint16_t payload = 0;    // first payload byte
+  uint32_t payload_len = 0;
+  uint32_t l3_end = 0;     // one past the ICRC (Ethernet padding follows)
+};
+
+struct BuiltFrame {
+  std::vector<uint8_t> bytes;
+  Layout at;
+};
+
+// `payload` follows the extension headers as-is: data, the 16 reserved bytes
+// of a CNP, or a MAD. The ICRC is computed over the result.
+BuiltFrame build_frame(const LinkHeader& l2, const NetHeader& l3, const Bth& bth, const Extensions& ext,
+                       std::span<const uint8_t> payload);
+
+// Edits a router or switch makes in flight. They touch only ICRC-masked
+// fields, and keep the IPv4 header checksum right.
+void set_ecn(std::span<uint8_t> frame, const Layout& at, Transport t, uint8_t ecn);
+uint8_t get_ecn(std::span<const uint8_t> frame, const Layout& at, Transport t);
+void decrement_ttl(std::span<uint8_t> frame, const Layout& at, Transport t);
+
+// RoCEv2 UDP source port for a QP pair, as Linux picks it
+// (rdma_calc_flow_label + rdma_flow_label_to_udp_sport): same both ways.
+uint32_t roce_flow_label(uint32_t qpn_a, uint32_t qpn_b);
+uint16_t roce_udp_sport(uint32_t flow_label);
+
+}  // namespace roceshark::gen

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "captures/gen/responder.h"
+
+#include "captures/gen/aeth.h"
+#include "epan-ext/psn.h"
+
+namespace roceshark::gen {
+
+Responder::Responder(uint32_t start_psn, Ns coalesce) : epsn_(start_psn), coalesce_(coalesce) {}
+
+std::vector<Reply> Responder::on_request(const Incoming& in, Ns now) {
+  std::vector<Reply> out;
+  if (error_) return out;
+  const int32_t d = psn::diff(in.psn, epsn_);
+
+  if (d > 0) {  // a hole: PSNs in between were lost
+    in_dup_run_ = false;
+    if (!nak_sent_) {
+      nak_sent_ = true;
+      pending_.reset();  // the NAK acknowledges everything before ePSN anyway
+      out.push_back({Reply::Kind::nak, epsn_, aeth::kNakPsnSeqError, msn_});
+    }
+    return out;
+  }
+
+  if (d < 0) {  // duplicate
+    if (in.read) {  // READs are re-executed (9.7.5.1.3)
+      out.push_back({Reply::Kind::read_response, in.psn, aeth::kAckInvalidCredit, msn_, false, in.span, in.read_length});
+      return out;
+    }
+    const bool first_of_run = !in_dup_run_;
+    in_dup_run_ = true;
+    if (in.ackreq || first_of_run) ack_due(psn::add(epsn_, -1), now, out);
+    return out;
+  }
+
+  in_dup_run_ = false;
+  nak_sent_ = false;
+  if (auto f = forced_.find(in.message); in.first && f != forced_.end()) {
+    const ForcedReply r = f->second;
+    forced_.erase(f);  // once
+    pending_.reset();
+    if (r.rnr) {
+      nak_sent_ = true;  // the rest of the message is dropped until the retry
+      out.push_back({Reply::Kind::nak, in.psn, aeth::rnr_nak(r.rnr_timer), msn_});
+    } else {
+      error_ = true;
+      out.push_back({Reply::Kind::nak, in.psn, static_cast<uint8_t>(0x60 | static_cast<uint8_t>(r.code)), msn_, true});
+    }
+    return out;
+  }
+
+  epsn_ = psn::add(epsn_, in.span);
+  if (in.last) msn_ = psn::add(msn_, 1);  // MSN is 24 bits too
+  if (in.read) {
+    if (auto p = on_flush(now)) out.push_back(*p);  // keep responses in PSN order
+    out.push_back({Reply::Kind::read_response, in.psn, aeth::kAckInvalidCredit, msn_, false, in.span, in.read_length});
+  } else if (in.ackreq) {
+    ack_due(in.psn, now, out);
+  }
+  return out;
+}
+
+void Responder::ack_due(uint32_t p, Ns now, std::vector<Reply>& out) {
+  if (coalesce_ == 0) {
+    out.push_back({Reply::Kind::ack, p, aeth::kAckInvalidCredit, msn_});
+  } else if (pending_) {
+    pending_->psn = p;
+    pending_->msn = msn_;
+  } else {
+    pending_ = Pending{p, msn_, now + coalesce_};
+  }
+}
+
+std::vector<int> Responder::unused_forced() const {
+  std::vector<int> lines;
+  for (const auto& [msg, r] : forced_) lines.push_back(r.line);
+  return lines;
+}
+
+std::optional<Ns> Responder::flush_deadline() const {
+  if (!pending_) return std::nullopt;
+  return pending_->deadline;
+}
+
+std::optional<Reply> Responder::on_flush(Ns) {
+  if (!pending_) return std::nullopt;
+  Reply r{Reply::Kind::ack, pending_->psn, aeth::kAckInvalidCredit, pending_->msn};
+  pending_.reset();
+  return r;
+}
+
+}  // namespace roceshark::gen

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The receive side of one RC QP (IBA vol. 1 9.7.5): the expected PSN, the
+// MSN, and what to answer.
+//
+//   PSN == ePSN  accept; ACK when AckReq is set (coalesced, see below);
+//                a READ is answered by its response instead.
+//   PSN >  ePSN  one NAK "PSN sequence error" (PSN = ePSN) per hole; drop
+//                everything until ePSN arrives.
+//   PSN <  ePSN  duplicate: re-execute a READ; otherwise ACK with ePSN-1 on
+//                the first duplicate of a run and on every duplicate that
+//                has AckReq.
+//
+// Coalescing: with an interval > 0 an ACK is held that long; AckReq packets
+// arriving meanwhile replace it, so one ACK goes out for the newest.
+// A forced RNR NAK or error NAK replaces acceptance of the first packet of
+// the chosen message, once.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "captures/gen/frame.h"
+#include "captures/gen/scenario.h"
+#include "captures/gen/units.h"
+
+namespace roceshark::gen {
+
+struct Incoming {
+  uint32_t psn = 0;
+  bool ackreq = false;
+  bool first = false;  // first packet of its message
+  bool last = false;   // last packet: completes the message
+  bool read = false;
+  uint32_t span = 1;   // PSNs consumed
+  uint64_t read_length = 0;
+  size_t message = kNoMessage;  // scenario message index
+};
+
+struct Reply {
+  enum class Kind : uint8_t { ack, nak, read_response };
+  Kind kind = Kind::ack;
+  uint32_t psn = 0;
+  uint8_t syndrome = 0;
+  uint32_t msn = 0;
+  bool fatal = false;       // a NAK that puts the QP in the error state
+  uint32_t read_span = 0;   // READ: response packets, starting at psn
+  uint64_t read_length = 0;
+};
+
+class Responder {
+ public:
+  Responder(uint32_t start_psn, Ns coalesce);
+
+  void force(const ForcedReply& r) { forced_[r.message] = r; }
+
+  std::vector<Reply> on_request(const Incoming& in, Ns now);
+  std::optional<Ns> flush_deadline() const;
+  std::optional<Reply> on_flush(Ns now);
+
+  uint32_t epsn() const { return epsn_; }
+  uint32_t msn() const { return msn_; }
+  bool errored() const { return error_; }
+  bool busy() const { return pending_.has_value(); }
+  // The QP went to the error state from the other side's error.
+  void fail() { error_ = true, pending_.reset(); }
+  // Forced replies that never found their message.
+  std::vector<int> unused_forced() const;
+
+ private:
+  void ack_due(uint32_t psn, Ns now, std::vector<Reply>& out);
+
+  struct Pending {
+    uint32_t psn, msn;
+    Ns deadline;
+  };
+
+  uint32_t epsn_;
+  uint32_t msn_ = 0;
+  Ns coalesce_;
+  bool nak_sent_ = false;   // a NAK (sequence or RNR) is out for the current hole
+  bool in_dup_run_ = false;
+  bool error_ = false;
+  std::optional<Pending> pending_;
+  std::map<size_t, ForcedReply> forced_;
+};
+
+}  // namespace roceshark::gen

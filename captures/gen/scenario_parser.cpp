@@ -1,0 +1,622 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "captures/gen/scenario_parser.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+#include "captures/gen/prng.h"
+
+namespace roceshark::gen {
+
+ScenarioError::ScenarioError(const std::string& file, int line, const std::string& what)
+    : std::runtime_error(file + ":" + std::to_string(line) + ": " + what), line_(line) {}
+
+namespace {
+
+constexpr uint32_t kPsnMask = 0xFFFFFF;
+
+struct Option {
+  std::string_view key, value;
+  bool used = false;
+};
+
+class Parser {
+ public:
+  explicit Parser(std::string file) : file_(std::move(file)) { sc_.file = file_; }
+
+  Scenario run(std::string_view text) {
+    size_t pos = 0;
+    while (pos <= text.size()) {
+      size_t nl = text.find('\n', pos);
+      if (nl == std::string_view::npos) nl = text.size();
+      ++line_;
+      parse_line(text.substr(pos, nl - pos));
+      pos = nl + 1;
+    }
+    line_ = 0;
+    finish();
+    return std::move(sc_);
+  }
+
+ private:
+  // ---- plumbing -------------------------------------------------------
+
+  [[noreturn]] void fail(const std::string& what) const { throw ScenarioError(file_, line_, what); }
+
+  void parse_line(std::string_view raw) {
+    raw = raw.substr(0, raw.find('#'));
+    words_.clear();
+    opts_.clear();
+    size_t i = 0;
+    while (i < raw.size()) {
+      if (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\r') {
+        ++i;
+        continue;
+      }
+      size_t j = i;
+      while (j < raw.size() && raw[j] != ' ' && raw[j] != '\t' && raw[j] != '\r') ++j;
+      std::string_view w = raw.substr(i, j - i);
+      if (auto eq = w.find('='); eq != std::string_view::npos && !words_.empty()) {
+        if (eq == 0 || eq + 1 == w.size()) fail("option '" + std::string(w) + "' needs key=value");
+        for (const auto& o : opts_)
+          if (o.key == w.substr(0, eq)) fail("option '" + std::string(o.key) + "' given twice");
+        opts_.push_back({w.substr(0, eq), w.substr(eq + 1)});
+      } else {
+        words_.push_back(w);
+      }
+      i = j;
+    }
+    if (words_.empty()) return;
+    dispatch(words_[0]);
+    for (const auto& o : opts_)
+      if (!o.used) fail("'" + std::string(words_[0]) + "' has no option '" + std::string(o.key) + "'");
+  }
+
+  std::optional<std::string_view> opt(std::string_view key) {
+    for (auto& o : opts_)
+      if (o.key == key) {
+        o.used = true;
+        return o.value;
+      }
+    return std::nullopt;
+  }
+
+  void want_words(size_t min, size_t max, const char* usage) const {
+    if (words_.size() < min || words_.size() > max) fail(std::string("usage: ") + usage);
+  }
+
+  uint64_t number(std::string_view what, std::string_view text, uint64_t max) const {
+    auto v = parse_uint(text);
+    if (!v) fail(std::string(what) + ": '" + std::string(text) + "' is not a number");
+    if (*v > max) fail(std::string(what) + ": " + std::string(text) + " is above " + std::to_string(max));
+    return *v;
+  }
+
+  Ns duration(std::string_view what, std::string_view text) const {
+    auto v = parse_duration(text);
+    if (!v) fail(std::string(what) + ": '" + std::string(text) + "' is not a duration (ns, us, ms, s)");
+    return *v;
+  }
+
+  template <typename T>
+  size_t find(const std::vector<T>& v, std::string_view name, const char* what) const {
+    for (size_t i = 0; i < v.size(); ++i)
+      if (v[i].name == name) return i;
+    fail(std::string("unknown ") + what + " '" + std::string(name) + "'");
+  }
+  size_t host(std::string_view n) const { return find(sc_.hosts, n, "host"); }
+  size_t point(std::string_view n) const { return find(sc_.points, n, "point"); }
+  size_t qp(std::string_view n) const { return find(sc_.qps, n, "qp"); }
+
+  int side_of(const Qp& q, std::string_view host_name) const {
+    size_t h = host(host_name);
+    for (int s = 0; s < 2; ++s)
+      if (q.side[s].host == h) return s;
+    fail("host '" + std::string(host_name) + "' is not an end of qp '" + q.name + "'");
+  }
+
+  void check_name(std::string_view n) const {
+    if (n.empty() || n.find_first_of(":,=>") != std::string_view::npos || n == "-")
+      fail("bad name '" + std::string(n) + "'");
+  }
+
+  // ---- directives -----------------------------------------------------
+
+  void dispatch(std::string_view d) {
+    using Handler = void (Parser::*)();
+    static const std::unordered_map<std::string_view, Handler> kTable{
+        {"seed", &Parser::seed},           {"epoch", &Parser::epoch},
+        {"link_gbps", &Parser::link_gbps}, {"snaplen", &Parser::snaplen},
+        {"host", &Parser::host_line},      {"path", &Parser::path},
+        {"mirror", &Parser::mirror},       {"capture", &Parser::capture},
+        {"qp", &Parser::qp_line},          {"cm", &Parser::cm},
+        {"send", &Parser::message},        {"write", &Parser::message},
+        {"read", &Parser::message},        {"drop", &Parser::drop},
+        {"corrupt", &Parser::corrupt},     {"ecn_mark", &Parser::ecn_mark},
+        {"rnr", &Parser::rnr},             {"nak", &Parser::nak},
+        {"expect", &Parser::expect},
+    };
+    static const std::unordered_map<std::string_view, Ns Timing::*> kDurations{
+        {"jitter", &Timing::jitter},
+        {"timeout", &Timing::timeout},
+        {"ack_coalesce", &Timing::ack_coalesce},
+        {"ack_delay", &Timing::ack_delay},
+        {"read_delay", &Timing::read_delay},
+        {"nak_turnaround", &Timing::nak_turnaround},
+        {"cnp_interval", &Timing::cnp_interval},
+        {"max_time", &Timing::max_time},
+    };
+    if (auto it = kTable.find(d); it != kTable.end()) return (this->*it->second)();
+    if (auto it = kDurations.find(d); it != kDurations.end()) {
+      want_words(2, 2, "<setting> <duration>");
+      sc_.timing.*(it->second) = duration(d, words_[1]);
+      if (d == "timeout" && sc_.timing.timeout == 0) fail("timeout must be above 0");
+      return;
+    }
+    if (d == "cnp_dscp" || d == "cnp_ecn") {
+      want_words(2, 2, "cnp_dscp|cnp_ecn <value>");
+      uint8_t v = static_cast<uint8_t>(number(d, words_[1], d == "cnp_dscp" ? 63 : 3));
+      (d == "cnp_dscp" ? sc_.timing.cnp_dscp : sc_.timing.cnp_ecn) = v;
+      return;
+    }
+    fail("unknown directive '" + std::string(d) + "'");
+  }
+
+  void seed() {
+    want_words(2, 2, "seed <number>");
+    sc_.seed = number("seed", words_[1], UINT64_MAX);
+  }
+
+  void epoch() {
+    want_words(2, 2, "epoch <seconds since 1970>");
+    sc_.epoch_s = static_cast<int64_t>(number("epoch", words_[1], 1ull << 40));
+  }
+
+  void link_gbps() {
+    want_words(2, 2, "link_gbps <Gbit/s>");
+    std::string s(words_[1]);
+    char* end = nullptr;
+    double g = std::strtod(s.c_str(), &end);
+    if (end != s.c_str() + s.size() || !(g >= 0.001 && g <= 100000)) fail("link_gbps: bad speed '" + s + "'");
+    sc_.timing.link_gbps = g;
+  }
+
+  void snaplen() {
+    want_words(2, 2, "snaplen <bytes> [point=NAME]");
+    auto n = static_cast<uint32_t>(number("snaplen", words_[1], 262144));
+    if (n < 64) fail("snaplen below 64 would cut the RoCE headers");
+    if (auto p = opt("point")) sc_.points[point(*p)].snaplen = n;
+    else sc_.snaplen = n;
+  }
+
+  void host_line() {
+    want_words(4, 4, "host <name> <ipv4> <mac> [ip6=ADDR]");
+    check_name(words_[1]);
+    for (const auto& h : sc_.hosts)
+      if (h.name == words_[1]) fail("host '" + h.name + "' defined twice");
+    Host h;
+    h.name = words_[1];
+    auto ip = parse_ipv4(words_[2]);
+    if (!ip) fail("bad IPv4 address '" + std::string(words_[2]) + "'");
+    auto mac = parse_mac(words_[3]);
+    if (!mac) fail("bad MAC address '" + std::string(words_[3]) + "'");
+    h.ip4 = *ip;
+    h.mac = *mac;
+    if (auto v6 = opt("ip6")) {
+      auto a = parse_ipv6(*v6);
+      if (!a) fail("bad IPv6 address '" + std::string(*v6) + "'");
+      h.ip6 = *a;
+    }
+    sc_.hosts.push_back(std::move(h));
+  }
+
+  void path() {
+    if (words_.size() < 4 || words_.size() % 2 != 0) fail("usage: path <host> <latency> [<point> <latency>]... <host>");
+    Path p;
+    p.hosts = {host(words_[1]), host(words_.back())};
+    if (p.hosts[0] == p.hosts[1]) fail("a path joins two different hosts");
+    for (const auto& other : sc_.paths)
+      if ((other.hosts[0] == p.hosts[0] && other.hosts[1] == p.hosts[1]) ||
+          (other.hosts[0] == p.hosts[1] && other.hosts[1] == p.hosts[0]))
+        fail("these hosts already have a path");
+    for (size_t i = 2; i + 1 < words_.size(); i += 2) {
+      p.latency.push_back(duration("latency", words_[i]));
+      std::string_view name = words_[i + 1];
+      if (i + 2 == words_.size()) break;
+      check_name(name);
+      size_t idx = sc_.points.size();
+      for (size_t k = 0; k < sc_.points.size(); ++k)
+        if (sc_.points[k].name == name) idx = k;
+      for (const auto& h : sc_.hosts)
+        if (h.name == name) fail("'" + h.name + "' is a host, not a point, in the middle of a path");
+      if (idx == sc_.points.size()) sc_.points.push_back(Point{std::string(name), {}, {}, {}});
+      if (std::find(p.points.begin(), p.points.end(), idx) != p.points.end()) fail("a path passes a point twice");
+      p.points.push_back(idx);
+    }
+    if (p.latency.size() != p.points.size() + 1) fail("usage: path <host> <latency> [<point> <latency>]... <host>");
+    sc_.paths.push_back(std::move(p));
+  }
+
+  void mirror() {
+    want_words(2, 2, "mirror <point> dup=<duration>");
+    auto d = opt("dup");
+    if (!d) fail("mirror needs dup=<duration>");
+    Ns dup = duration("dup", *d);
+    if (dup <= 0) fail("dup must be above 0");
+    sc_.points[point(words_[1])].mirror_dup = dup;
+  }
+
+  void capture() {
+    want_words(2, 2, "capture <point> dir=<host>-><host>");
+    auto d = opt("dir");
+    if (!d) fail("capture needs dir=<host>-><host>");
+    auto arrow = d->find("->");
+    if (arrow == std::string_view::npos) fail("dir must be <host>-><host>");
+    std::array<size_t, 2> dir{host(d->substr(0, arrow)), host(d->substr(arrow + 2))};
+    sc_.points[point(words_[1])].only_dir = dir;
+  }
+
+  QpSide qp_end(std::string_view text) const {
+    auto colon = text.find(':');
+    if (colon == std::string_view::npos) fail("a qp end is <host>:<qpn>");
+    QpSide s;
+    s.host = host(text.substr(0, colon));
+    s.qpn = static_cast<uint32_t>(number("qpn", text.substr(colon + 1), kPsnMask));
+    if (s.qpn < 2) fail("QPN 0 and 1 are the special QPs");
+    return s;
+  }
+
+  std::pair<uint64_t, uint64_t> pair_of(std::string_view what, std::string_view text, uint64_t max) const {
+    auto comma = text.find(',');
+    if (comma == std::string_view::npos) fail(std::string(what) + " takes <a>,<b>");
+    return {number(what, text.substr(0, comma), max), number(what, text.substr(comma + 1), max)};
+  }
+
+  void qp_line() {
+    want_words(4, 4, "qp <name> <host>:<qpn> <host>:<qpn> [options]");
+    check_name(words_[1]);
+    for (const auto& q : sc_.qps)
+      if (q.name == words_[1]) fail("qp '" + q.name + "' defined twice");
+    Qp q;
+    q.line = line_;
+    q.name = words_[1];
+    q.side = {qp_end(words_[2]), qp_end(words_[3])};
+    if (q.side[0].host == q.side[1].host) fail("a qp joins two different hosts");
+    if (auto v = opt("psn")) {
+      auto [a, b] = pair_of("psn", *v, kPsnMask);
+      q.side[0].start_psn = static_cast<uint32_t>(a);
+      q.side[1].start_psn = static_cast<uint32_t>(b);
+      explicit_psn_.insert(sc_.qps.size());
+    }
+    if (auto v = opt("mtu")) {
+      q.mtu = static_cast<uint32_t>(number("mtu", *v, 4096));
+      if (q.mtu != 256 && q.mtu != 512 && q.mtu != 1024 && q.mtu != 2048 && q.mtu != 4096)
+        fail("mtu must be 256, 512, 1024, 2048 or 4096");
+    }
+    if (auto v = opt("ver")) {
+      if (*v == "v2") q.transport = Transport::v2_ipv4;
+      else if (*v == "v2-ipv6") q.transport = Transport::v2_ipv6;
+      else if (*v == "v1") q.transport = Transport::v1;
+      else fail("ver must be v2, v2-ipv6 or v1");
+    }
+    if (auto v = opt("vlan")) {
+      q.vlan = static_cast<uint16_t>(number("vlan", *v, 4094));
+      if (*q.vlan == 0) fail("vlan 0 is a priority tag; leave vlan= out for untagged");
+    }
+    if (auto v = opt("pcp")) {
+      q.pcp = static_cast<uint8_t>(number("pcp", *v, 7));
+      if (!q.vlan) fail("pcp needs a vlan");
+    }
+    if (auto v = opt("dscp")) q.dscp = static_cast<uint8_t>(number("dscp", *v, 63));
+    if (auto v = opt("ecn")) q.ecn = static_cast<uint8_t>(number("ecn", *v, 3));
+    if (auto v = opt("pkey")) q.pkey = static_cast<uint16_t>(number("pkey", *v, 0xFFFF));
+    if (auto v = opt("ackreq_every")) q.ackreq_every = static_cast<uint32_t>(number("ackreq_every", *v, 1 << 20));
+    if (auto v = opt("window")) {
+      q.window = static_cast<uint32_t>(number("window", *v, 1 << 22));
+      if (q.window == 0) fail("window must be at least 1");
+    }
+    if (auto v = opt("retry_cnt")) q.retry_cnt = static_cast<uint32_t>(number("retry_cnt", *v, 7));
+    if (auto v = opt("start")) q.start = duration("start", *v);
+    if (auto v = opt("after")) q.after = qp(*v);
+    if (auto v = opt("gap")) {
+      if (!q.after) fail("gap needs after=");
+      q.after_gap = duration("gap", *v);
+    }
+    if (q.transport == Transport::v1 && q.ecn != 0 && opt_given("ecn")) fail("RoCEv1 has no ECN");
+    if (q.transport == Transport::v1) q.ecn = 0;
+    sc_.qps.push_back(std::move(q));
+  }
+
+  bool opt_given(std::string_view key) const {
+    return std::any_of(opts_.begin(), opts_.end(), [&](const Option& o) { return o.key == key; });
+  }
+
+  void cm() {
+    want_words(2, 2, "cm <qp> [comm=A,B] [service_id=N] [delay=T]");
+    const size_t index = qp(words_[1]);
+    Qp& q = sc_.qps[index];
+    if (q.cm) fail("qp '" + q.name + "' already has a cm exchange");
+    CmExchange c;
+    // Distinct per connection, as a CM's random local communication IDs are.
+    c.comm_id = {static_cast<uint32_t>(mix64(index * 2 + 1)), static_cast<uint32_t>(mix64(index * 2 + 2))};
+    if (auto v = opt("comm")) {
+      auto [a, b] = pair_of("comm", *v, 0xFFFFFFFF);
+      c.comm_id = {static_cast<uint32_t>(a), static_cast<uint32_t>(b)};
+    }
+    c.service_id = 0x0000000001064853;  // rdma_cm, RDMA_PS_TCP, port 18515 (perftest)
+    if (auto v = opt("service_id")) c.service_id = number("service_id", *v, UINT64_MAX);
+    c.delay = 10'000;
+    if (auto v = opt("delay")) c.delay = duration("delay", *v);
+    q.cm = c;
+  }
+
+  void message() {
+    want_words(4, 5, "send|write|read <qp> <from-host> <bytes> [imm] [id=NAME] [at=T] [repeat=N] [every=T]");
+    Message m;
+    m.line = line_;
+    m.type = words_[0] == "send" ? MsgType::send : words_[0] == "write" ? MsgType::write : MsgType::read;
+    m.qp = qp(words_[1]);
+    m.side = side_of(sc_.qps[m.qp], words_[2]);
+    auto len = parse_size(words_[3]);
+    if (!len || *len > 0x80000000ull) fail("message size must be 0 .. 2G bytes");
+    m.length = *len;
+    if (words_.size() == 5) {
+      if (words_[4] != "imm") fail("unexpected '" + std::string(words_[4]) + "' (only 'imm' may follow the size)");
+      if (m.type == MsgType::read) fail("a READ carries no immediate data");
+      m.imm = true;
+    }
+    if (auto v = opt("at")) m.at = duration("at", *v);
+    if (auto v = opt("repeat")) {
+      m.repeat = number("repeat", *v, 1ull << 40);
+      if (m.repeat == 0) fail("repeat must be at least 1");
+    }
+    if (auto v = opt("every")) m.every = duration("every", *v);
+    if (auto v = opt("id")) {
+      check_name(*v);
+      if (m.repeat > 1) fail("id= names one message; it cannot be used with repeat=");
+      for (const auto& o : sc_.messages)
+        if (o.id == *v) fail("message id '" + o.id + "' used twice");
+      m.id = *v;
+    }
+    sc_.messages.push_back(std::move(m));
+  }
+
+  PacketSelect select(std::string_view allowed_kinds) {
+    const Qp& q = sc_.qps[qp(words_[1])];
+    PacketSelect s;
+    s.qp = qp(words_[1]);
+    s.side = side_of(q, words_[2]);
+    auto p = opt("psn");
+    if (!p) fail("which packets? psn=<offset> or psn=<first>-<last>");
+    auto dash = p->find('-');
+    s.first = static_cast<uint32_t>(number("psn", p->substr(0, dash), kPsnMask));
+    s.last = dash == std::string_view::npos ? s.first : static_cast<uint32_t>(number("psn", p->substr(dash + 1), kPsnMask));
+    if (s.last < s.first) fail("psn range runs backwards");
+    if (auto k = opt("kind")) {
+      if (allowed_kinds.find(std::string(*k) + ",") == std::string_view::npos)
+        fail("kind must be one of " + std::string(allowed_kinds.substr(0, allowed_kinds.size() - 1)));
+      s.traffic = *k == "req" ? Traffic::req : *k == "ack" ? Traffic::ack : Traffic::readresp;
+    }
+    if (auto t = opt("times")) {
+      if (*t == "all") {
+        s.times = 0;
+      } else {
+        s.times = static_cast<uint32_t>(number("times", *t, 1 << 20));
+        if (s.times == 0) fail("times must be at least 1, or 'all'");
+      }
+    }
+    return s;
+  }
+
+  Where where() {
+    auto w = opt("where");
+    if (!w) fail("where=sender|receiver|before:<point>|after:<point>|between:<point>,<point>");
+    Where r;
+    if (*w == "sender") r.kind = Where::Kind::sender;
+    else if (*w == "receiver") r.kind = Where::Kind::receiver;
+    else if (w->starts_with("before:")) r.kind = Where::Kind::before, r.point = point(w->substr(7));
+    else if (w->starts_with("after:")) r.kind = Where::Kind::after, r.point = point(w->substr(6));
+    else if (w->starts_with("between:")) {
+      auto rest = w->substr(8);
+      auto comma = rest.find(',');
+      if (comma == std::string_view::npos) fail("between:<point>,<point>");
+      r.kind = Where::Kind::between;
+      r.point = point(rest.substr(0, comma));
+      r.point2 = point(rest.substr(comma + 1));
+    } else {
+      fail("where=sender|receiver|before:<point>|after:<point>|between:<point>,<point>");
+    }
+    return r;
+  }
+
+  void drop() {
+    want_words(3, 3, "drop <qp> <requester-host> psn=N[-M] where=... [kind=req|ack] [times=N|all]");
+    Drop d;
+    d.line = line_;
+    d.sel = select("req,ack,");
+    d.where = where();
+    sc_.drops.push_back(d);
+  }
+
+  void corrupt() {
+    want_words(3, 3, "corrupt <qp> <requester-host> psn=N[-M] where=... [byte=N] [times=N|all]");
+    Corrupt c;
+    c.line = line_;
+    c.sel = select("req,");
+    c.where = where();
+    if (auto b = opt("byte")) c.byte = static_cast<uint32_t>(number("byte", *b, 4095));
+    sc_.corrupts.push_back(c);
+  }
+
+  void ecn_mark() {
+    want_words(3, 3, "ecn_mark <qp> <requester-host> psn=N[-M] at=<point> [kind=req|readresp] [times=N|all]");
+    EcnMark e;
+    e.line = line_;
+    e.sel = select("req,readresp,");
+    auto at = opt("at");
+    if (!at) fail("ecn_mark needs at=<point>");
+    e.point = point(*at);
+    const Qp& q = sc_.qps[e.sel.qp];
+    if (q.transport == Transport::v1) fail("RoCEv1 has no ECN to mark");
+    if (q.ecn == 0) fail("qp '" + q.name + "' is Not-ECT (ecn=0): no switch marks it CE");
+    sc_.marks.push_back(e);
+  }
+
+  size_t message_id(std::string_view id) const {
+    for (size_t i = 0; i < sc_.messages.size(); ++i)
+      if (sc_.messages[i].id == id) return i;
+    fail("unknown message id '" + std::string(id) + "'");
+  }
+
+  void check_one_reply(size_t msg) const {
+    for (const auto& r : sc_.replies)
+      if (r.message == msg) fail("message '" + sc_.messages[msg].id + "' already has a forced reply");
+  }
+
+  void rnr() {
+    want_words(2, 2, "rnr <message-id> [timer=CODE]");
+    ForcedReply r;
+    r.line = line_;
+    r.message = message_id(words_[1]);
+    r.rnr = true;
+    if (auto t = opt("timer")) r.rnr_timer = static_cast<uint8_t>(number("timer", *t, 31));
+    const Message& m = sc_.messages[r.message];
+    if (m.type == MsgType::read || (m.type == MsgType::write && !m.imm))
+      fail("only a SEND or a WRITE with immediate consumes a receive WQE, so only those get RNR");
+    check_one_reply(r.message);
+    sc_.replies.push_back(r);
+  }
+
+  void nak() {
+    want_words(3, 3, "nak <message-id> inv-req|rem-access|rem-op");
+    ForcedReply r;
+    r.line = line_;
+    r.message = message_id(words_[1]);
+    if (words_[2] == "inv-req") r.code = NakCode::inv_req;
+    else if (words_[2] == "rem-access") r.code = NakCode::rem_access;
+    else if (words_[2] == "rem-op") r.code = NakCode::rem_op;
+    else fail("nak code must be inv-req, rem-access or rem-op");
+    check_one_reply(r.message);
+    sc_.replies.push_back(r);
+  }
+
+  void expect() {
+    want_words(1, 1, "expect <key>=<value>...");
+    if (opts_.empty()) fail("usage: expect <key>=<value>...");
+    for (auto& o : opts_) {
+      o.used = true;
+      sc_.expect[std::string(o.key)] = std::string(o.value);
+    }
+  }
+
+  // ---- whole-scenario checks -----------------------------------------
+
+  // Index of the segment a Where names, counted in the travel direction.
+  size_t resolve(const Where& w, const std::vector<size_t>& pts, int line) {
+    line_ = line;
+    auto pos = [&](size_t p) -> size_t {
+      auto it = std::find(pts.begin(), pts.end(), p);
+      if (it == pts.end()) fail("point '" + sc_.points[p].name + "' is not on this qp's path");
+      return static_cast<size_t>(it - pts.begin());
+    };
+    switch (w.kind) {
+      case Where::Kind::sender: return 0;
+      case Where::Kind::receiver: return pts.size();
+      case Where::Kind::before: return pos(w.point);
+      case Where::Kind::after: return pos(w.point) + 1;
+      case Where::Kind::between: {
+        size_t a = pos(w.point), b = pos(w.point2);
+        if (b != a + 1) fail("between: the second point must follow the first in the packet's direction");
+        return a + 1;
+      }
+    }
+    return 0;
+  }
+
+  // Points in the order a packet from side `from` of `q` meets them.
+  std::vector<size_t> points_from(const Qp& q, int from) const {
+    const Path& p = sc_.paths[q.path];
+    std::vector<size_t> pts = p.points;
+    if (q.side[from].host != p.hosts[0]) std::reverse(pts.begin(), pts.end());
+    return pts;
+  }
+
+  static int sender_side(const PacketSelect& s) { return s.traffic == Traffic::req ? s.side : 1 - s.side; }
+
+  void finish() {
+    if (sc_.hosts.empty()) fail("no hosts");
+    if (sc_.points.empty()) fail("no capture points: add a path with at least one point");
+    for (size_t i = 0; i < sc_.qps.size(); ++i) {
+      Qp& q = sc_.qps[i];
+      line_ = q.line;
+      bool found = false;
+      for (size_t p = 0; p < sc_.paths.size(); ++p) {
+        const Path& path = sc_.paths[p];
+        if ((path.hosts[0] == q.side[0].host && path.hosts[1] == q.side[1].host) ||
+            (path.hosts[1] == q.side[0].host && path.hosts[0] == q.side[1].host)) {
+          q.path = p;
+          q.reversed = path.hosts[1] == q.side[0].host;
+          found = true;
+        }
+      }
+      if (!found) fail("no path joins the hosts of qp '" + q.name + "'");
+      if (q.transport != Transport::v2_ipv4)
+        for (int s = 0; s < 2; ++s)
+          if (q.transport == Transport::v2_ipv6 && !sc_.hosts[q.side[s].host].ip6)
+            fail("ver=v2-ipv6 needs ip6= on host '" + sc_.hosts[q.side[s].host].name + "'");
+      if (!explicit_psn_.count(i))
+        for (int s = 0; s < 2; ++s)
+          q.side[s].start_psn = static_cast<uint32_t>(hash_combine(hash_combine(sc_.seed, i), s) & kPsnMask);
+      // A QPN is reused only once the previous user is finished with it.
+      for (size_t j = 0; j < i; ++j)
+        for (int s = 0; s < 2; ++s)
+          for (int t = 0; t < 2; ++t)
+            if (sc_.qps[j].side[t].host == q.side[s].host && sc_.qps[j].side[t].qpn == q.side[s].qpn &&
+                !runs_after(i, j))
+              fail("qp '" + q.name + "' reuses a QPN of '" + sc_.qps[j].name + "' without after=" + sc_.qps[j].name);
+    }
+    for (auto& d : sc_.drops) d.where.segment = resolve(d.where, points_from(sc_.qps[d.sel.qp], sender_side(d.sel)), d.line);
+    for (auto& c : sc_.corrupts)
+      c.where.segment = resolve(c.where, points_from(sc_.qps[c.sel.qp], sender_side(c.sel)), c.line);
+    for (auto& e : sc_.marks) {
+      Where at{Where::Kind::before, e.point, 0, 0};
+      e.hop = resolve(at, points_from(sc_.qps[e.sel.qp], sender_side(e.sel)), e.line);
+    }
+    for (const auto& m : sc_.messages)
+      if (packet_count(m.length, sc_.qps[m.qp].mtu) > (1u << 22)) {
+        line_ = m.line;
+        fail("message too long: it needs more than 2^22 PSNs");
+      }
+  }
+
+  bool runs_after(size_t later, size_t earlier) const {
+    for (auto a = sc_.qps[later].after; a; a = sc_.qps[*a].after)
+      if (*a == earlier) return true;
+    return false;
+  }
+
+  std::string file_;
+  int line_ = 0;
+  Scenario sc_;
+  std::vector<std::string_view> words_;
+  std::vector<Option> opts_;
+  std::set<size_t> explicit_psn_;
+};
+
+}  // namespace
+
+Scenario parse_scenario(std::string_view text, const std::string& file) { return Parser(file).run(text); }
+
+Scenario load_scenario(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ScenarioError(path, 0, "cannot read the scenario file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parse_scenario(ss.str(), path);
+}
+
+}  // namespace roceshark::gen

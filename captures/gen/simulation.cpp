@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "captures/gen/simulation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "captures/gen/aeth.h"
+#include "captures/gen/cm_mad.h"
+#include "captures/gen/opcodes.h"
+#include "captures/gen/rnr_timer.h"
+#include "epan-ext/psn.h"
+
+namespace roceshark::gen {
+namespace {
+
+// Preamble, start delimiter, FCS and the inter-frame gap: link time a
+// frame takes beyond its captured bytes.
+constexpr size_t kWireOverhead = 8 + 4 + 12;
+constexpr uint8_t kEcnCe = 3;
+
+std::string lines_text(const std::vector<int>& lines) {
+  std::string s;
+  for (int l : lines) s += (s.empty() ? "" : ", ") + std::to_string(l);
+  return s;
+}
+
+}  // namespace
+
+Simulation::Simulation(const Scenario& sc)
+    : sc_(sc), factory_(sc), faults_(sc), jitter_(hash_combine(sc.seed, 0x317)) {
+  rate_mbps_ = std::max<int64_t>(1, std::llround(sc.timing.link_gbps * 1000));
+  ports_.resize(sc.hosts.size());
+  fifo_.resize(sc.paths.size());
+  for (size_t p = 0; p < sc.paths.size(); ++p) fifo_[p].assign(sc.paths[p].latency.size(), {0, 0});
+
+  std::vector<std::array<RequesterConfig, 2>> rcfg(sc.qps.size());
+  qps_.resize(sc.qps.size());
+  for (size_t i = 0; i < sc.qps.size(); ++i) {
+    const Qp& q = sc.qps[i];
+    for (int s = 0; s < 2; ++s) {
+      RequesterConfig c;
+      c.start_psn = q.side[s].start_psn;
+      c.mtu = q.mtu;
+      c.window = q.window;
+      c.ackreq_every = q.ackreq_every;
+      c.timeout = sc.timing.timeout;
+      c.retry_cnt = q.retry_cnt;
+      c.nak_turnaround = sc.timing.nak_turnaround;
+      qps_[i].req.emplace_back(c);
+      qps_[i].resp.emplace_back(q.side[1 - s].start_psn, sc.timing.ack_coalesce);
+      ports_[q.side[s].host].flows.push_back({i, s, false});
+      ports_[q.side[s].host].flows.push_back({i, s, true});
+    }
+  }
+  for (size_t m = 0; m < sc.messages.size(); ++m) {
+    const Message& msg = sc.messages[m];
+    qps_[msg.qp].req[msg.side].add_work({m, msg.type, msg.length, msg.imm, msg.at, msg.repeat, msg.every});
+  }
+  for (const ForcedReply& r : sc.replies) {
+    const Message& msg = sc.messages[r.message];
+    qps_[msg.qp].resp[1 - msg.side].force(r);
+  }
+}
+
+void Simulation::push(EventKind k, Ns t, uint32_t a, uint32_t b, PacketPtr p) {
+  Event e;
+  e.t = t;
+  e.kind = k;
+  e.a = a;
+  e.b = b;
+  e.pkt = std::move(p);
+  events_.push(std::move(e));
+}
+
+void Simulation::run(FrameSink& sink) {
+  sink_ = &sink;
+  for (size_t i = 0; i < sc_.qps.size(); ++i)
+    if (!sc_.qps[i].after) push(EventKind::activate, sc_.qps[i].start, static_cast<uint32_t>(i));
+  while (!events_.empty()) {
+    Event e = events_.pop();
+    if (e.t > sc_.timing.max_time) {
+      // Only stale timers may outlive the traffic; anything else is a run that never settles.
+      if (std::all_of(qps_.begin(), qps_.end(), [](const QpState& q) { return q.done; })) break;
+      throw SimulationError(sc_.file + ": still busy at max_time " + std::to_string(sc_.timing.max_time) +
+                            " ns; raise max_time or fix the scenario");
+    }
+    now_ = e.t;
+    ++stats_.events;
+    handle(e);
+  }
+  if (auto lines = faults_.unused(); !lines.empty())
+    throw SimulationError(sc_.file + ": directive(s) on line " + lines_text(lines) + " never matched a packet");
+  for (const QpState& st : qps_)
+    for (const Responder& r : st.resp)
+      if (auto lines = r.unused_forced(); !lines.empty())
+        throw SimulationError(sc_.file + ": forced reply on line " + lines_text(lines) +
+                              " never met its message (was the QP already in error?)");
+}
+
+void Simulation::handle(Event& e) {
+  const size_t qp = e.a;
+  const int side = static_cast<int>(e.b);
+  switch (e.kind) {
+    case EventKind::host_tx: host_tx(e.a, e.t); break;
+    case EventKind::host_kick: kick(e.a); break;
+    case EventKind::arrive: arrive(e.pkt); break;
+    case EventKind::mirror_copy: {
+      const MirrorCopy& c = *e.copy;
+      Frame f;
+      f.point = c.point;
+      f.time = now_;
+      f.data = c.bytes;
+      f.wire_len = c.wire_len;
+      f.info = &c.info;
+      f.mirror = true;
+      f.ce = c.ce;
+      f.icrc_bad = c.icrc_bad;
+      f.lost_before = c.lost_before;
+      ++stats_.recorded;
+      stats_.end = now_;
+      sink_->frame(f);
+      break;
+    }
+    case EventKind::req_timer: {
+      QpState& st = qps_[qp];
+      if (st.timer_at[side] == now_) st.timer_at[side].reset();
+      st.req[side].on_timer(now_);
+      sync_requester(qp, side);
+      check_done(qp);
+      break;
+    }
+    case EventKind::req_wake: {
+      QpState& st = qps_[qp];
+      if (st.wake_at[side] == now_) st.wake_at[side].reset();
+      sync_requester(qp, side);
+      break;
+    }
+    case EventKind::resp_flush: {
+      QpState& st = qps_[qp];
+      if (st.flush_at[side] == now_) st.flush_at[side].reset();
+      if (st.resp[side].flush_deadline() == now_)
+        if (auto r = st.resp[side].on_flush(now_)) push_response(qp, side, *r);
+      break;
+    }
+    case EventKind::activate: activate(qp); break;
+    case EventKind::activate_side: activate_side(qp, side); break;
+  }
+}
+
+// ---- hosts and links ------------------------------------------------------
+
+void Simulation::kick(size_t host) {
+  Port& p = ports_[host];
+  if (p.tx_event) return;  // it will look at everything that is ready then
+  p.tx_event = std::max(now_, p.busy_until);
+  push(EventKind::host_tx, *p.tx_event, static_cast<uint32_t>(host));
+}
+
+void Simulation::kick_at(size_t host, Ns t) {
+  if (t <= now_) kick(host);
+  else push(EventKind::host_kick, t, static_cast<uint32_t>(host));
+}
+
+void Simulation::host_tx(size_t host, Ns t) {
+  Port& port = ports_[host];
+  if (port.tx_event != t) return;  // superseded
+  if (now_ < port.busy_until) {
+    port.tx_event.reset();
+    return kick(host);
+  }
+  // tx_event stays set while picking, so flows that kick meanwhile add no event.
+  if (PacketPtr p = pick(host)) transmit(host, std::move(p));
+  else port.tx_event.reset();
+}
+
+PacketPtr Simulation::pick(size_t host) {
+  Port& port = ports_[host];
+  for (auto it = port.control.begin(); it != port.control.end(); ++it)
+    if (it->ready <= now_) {
+      PacketPtr p = std::move(it->pkt);
+      port.control.erase(it);
+      return p;
+    }
+  const size_t n = port.flows.size();
+  for (size_t i = 0; i < n; ++i) {
+    const FlowRef f = port.flows[(port.rr + i) % n];
+    if (!flow_ready(f)) continue;
+    port.rr = (port.rr + i + 1) % n;
+    return flow_take(f);
+  }
+  return nullptr;
+}
+
+bool Simulation::flow_ready(const FlowRef& f) const {
+  const QpState& st = qps_[f.qp];
+  if (f.responses) return !st.responses[f.side].empty() && st.responses[f.side].front().ready <= now_;
+  return st.req[f.side].ready(now_);
+}
+
+PacketPtr Simulation::flow_take(const FlowRef& f) {
+  QpState& st = qps_[f.qp];
+  if (!f.responses) {
+    RequestPacket r = st.req[f.side].take(now_);
+    PacketPtr p = factory_.request(f.qp, f.side, r);
+    p->msg_length = r.length;
+    sync_requester(f.qp, f.side);
+    return p;
+  }
+  auto& queue = st.responses[f.side];
+  ResponseItem& item = queue.front();
+  PacketPtr p;
+  if (item.reply.kind != Reply::Kind::read_response) {
+    p = factory_.reply(f.qp, f.side, item.reply);
+    queue.pop_front();
+  } else {
+    p = factory_.read_response(f.qp, f.side, item.reply, item.next);
+    if (++item.next == item.reply.read_span) queue.pop_front();
+  }
+  if (!queue.empty()) kick_at(host_of(f.qp, f.side), queue.front().ready);
+  check_done(f.qp);
+  return p;
+}
+
+Ns Simulation::serialization(size_t bytes) const {
+  const int64_t bits = static_cast<int64_t>(bytes + kWireOverhead) * 8;
+  return (bits * 1000 + rate_mbps_ - 1) / rate_mbps_;
+}
+
+void Simulation::transmit(size_t host, PacketPtr p) {
+  const FrameInfo& in = p->info;
+  std::optional<Traffic> traffic;
+  if (in.kind == FrameKind::req) traffic = Traffic::req;
+  else if (in.kind == FrameKind::ack || in.kind == FrameKind::nak) traffic = Traffic::ack;
+  else if (in.kind == FrameKind::readresp) traffic = Traffic::readresp;
+  if (traffic) {
+    const uint32_t start = sc_.qps[in.qp].side[in.req_side].start_psn;
+    p->fates = faults_.decide(in.qp, in.req_side, *traffic, (in.psn - start) & psn::kMask);
+  }
+  Port& port = ports_[host];
+  const Ns done = now_ + serialization(p->frame.bytes.size());
+  port.busy_until = done;
+  ++stats_.sent;
+  port.tx_event = done;
+  push(EventKind::host_tx, done, static_cast<uint32_t>(host));
+  depart(p, done, 0);
+}
+
+void Simulation::depart(const PacketPtr& p, Ns t, size_t segment) {
+  if (p->fates.drop_segment == segment) return;  // lost on this segment
+  Ns arrival = t + p->route.latency(segment) + static_cast<Ns>(jitter_.upto(static_cast<uint64_t>(sc_.timing.jitter)));
+  // Links do not reorder: jitter may delay a packet, never pass the one ahead.
+  const size_t path = static_cast<size_t>(p->route.path - sc_.paths.data());
+  const size_t seg_index = p->route.forward ? segment : p->route.points() - segment;
+  Ns& last = fifo_[path][seg_index][p->route.forward ? 1 : 0];
+  arrival = std::max(arrival, last);
+  last = arrival;
+  p->hop = segment;
+  push(EventKind::arrive, arrival, 0, 0, p);
+}
+
+void Simulation::arrive(const PacketPtr& pp) {
+  InFlight& p = *pp;
+  const size_t hop = p.hop;
+  if (p.fates.corrupt_segment == hop) {
+    if (p.fates.corrupt_byte >= p.frame.at.payload_len)
+      throw SimulationError(sc_.file + ": corrupt byte=" + std::to_string(p.fates.corrupt_byte) + " but PSN " +
+                            std::to_string(p.info.psn) + " carries " + std::to_string(p.frame.at.payload_len) +
+                            " payload bytes");
+    p.frame.bytes[p.frame.at.payload + p.fates.corrupt_byte] ^= 0xFF;
+    p.corrupt = true;
+  }
+  if (hop == p.route.points()) return deliver(pp);
+  std::span<uint8_t> bytes(p.frame.bytes);
+  if (hop >= 1) decrement_ttl(bytes, p.frame.at, p.transport);  // the first point sees the sender's TTL
+  if (p.fates.mark_hop == hop && !p.ce) {
+    set_ecn(bytes, p.frame.at, p.transport, kEcnCe);
+    p.ce = true;
+  }
+  record(p.route.point(hop), p);
+  depart(pp, now_, hop + 1);
+}
+
+void Simulation::record(size_t point, const InFlight& p) {
+  const Point& pt = sc_.points[point];
+  if (pt.only_dir && ((*pt.only_dir)[0] != p.info.src_host || (*pt.only_dir)[1] != p.info.dst_host)) return;
+  const uint32_t len = static_cast<uint32_t>(p.frame.bytes.size());
+  const uint32_t caplen = std::min(len, sc_.snaplen_of(point));
+  std::string_view lost;
+  if (p.fates.drop_segment && *p.fates.drop_segment > p.hop) {
+    const size_t node = *p.fates.drop_segment;
+    lost = node < p.route.points() ? sc_.points[p.route.point(node)].name : sc_.hosts[p.route.receiver()].name;
+  }
+  Frame f;
+  f.point = point;
+  f.time = now_;
+  f.data = std::span<const uint8_t>(p.frame.bytes).first(caplen);
+  f.wire_len = len;
+  f.info = &p.info;
+  f.ce = p.ce;
+  f.icrc_bad = p.corrupt;
+  f.lost_before = lost;
+  ++stats_.recorded;
+  stats_.end = now_;
+  sink_->frame(f);
+  if (pt.mirror_dup) {
+    auto c = std::make_shared<MirrorCopy>();
+    c->info = p.info;
+    c->bytes.assign(f.data.begin(), f.data.end());
+    c->wire_len = len;
+    c->point = point;
+    c->ce = p.ce;
+    c->icrc_bad = p.corrupt;
+    c->lost_before = std::string(lost);
+    Event e;
+    e.t = now_ + *pt.mirror_dup;
+    e.kind = EventKind::mirror_copy;
+    e.copy = std::move(c);
+    events_.push(std::move(e));
+  }
+}
+
+// ---- endpoints ------------------------------------------------------------
+
+void Simulation::deliver(const PacketPtr& p) {
+  switch (p->info.kind) {
+    case FrameKind::req: deliver_request(*p); break;
+    case FrameKind::ack:
+    case FrameKind::nak: deliver_reply(*p); break;
+    case FrameKind::readresp: deliver_read_response(*p); break;
+    case FrameKind::cm: deliver_cm(*p); break;
+    case FrameKind::cnp: break;  // the reaction point's rate control is not modelled
+  }
+  check_done(p->info.qp);
+}
+
+void Simulation::deliver_request(const InFlight& p) {
+  const size_t qp = p.info.qp;
+  const int r = 1 - p.info.req_side;
+  QpState& st = qps_[qp];
+  if (p.corrupt) return;  // bad ICRC: the NIC drops it silently
+  if (p.ce) maybe_cnp(qp, r);
+  if (st.error) return;
+  Incoming in;
+  in.psn = p.info.psn;
+  in.ackreq = p.info.ackreq;
+  in.first = op::starts_message(p.info.opcode);
+  in.last = op::ends_message(p.info.opcode);
+  in.read = p.info.opcode == op::kReadRequest;
+  in.span = p.info.psn_span;
+  in.read_length = p.msg_length;
+  in.message = p.info.message;
+  for (const Reply& reply : st.resp[r].on_request(in, now_)) push_response(qp, r, reply);
+  sync_flush(qp, r);
+}
+
+void Simulation::deliver_reply(const InFlight& p) {
+  const size_t qp = p.info.qp;
+  const int s = p.info.req_side;
+  QpState& st = qps_[qp];
+  if (st.error) return;
+  Requester& rq = st.req[s];
+  const uint8_t syn = p.info.syndrome;
+  if (aeth::is_ack(syn)) rq.on_ack(p.info.psn, now_);
+  else if (aeth::is_rnr(syn)) rq.on_rnr(p.info.psn, rnr_timer_ns(syn & 0x1F), now_);
+  else if (syn == aeth::kNakPsnSeqError) rq.on_nak_seq(p.info.psn, now_);
+  else return fail_qp(qp);  // invalid request, remote access or operational error
+  sync_requester(qp, s);
+}
+
+void Simulation::deliver_read_response(const InFlight& p) {
+  const size_t qp = p.info.qp;
+  const int s = p.info.req_side;
+  QpState& st = qps_[qp];
+  if (p.ce) maybe_cnp(qp, s);
+  if (st.error) return;
+  st.req[s].on_read_response(p.info.psn, op::ends_message(p.info.opcode), now_);
+  sync_requester(qp, s);
+}
+
+void Simulation::deliver_cm(const InFlight& p) {
+  const size_t qp = p.info.qp;
+  const Qp& q = sc_.qps[qp];
+  const Ns delay = q.cm->delay;
+  switch (p.info.cm_attr) {
+    case cm::kAttrReq: push_control(q.side[1].host, factory_.cm(qp, cm::kAttrRep), now_ + delay); break;
+    case cm::kAttrRep:
+      push_control(q.side[0].host, factory_.cm(qp, cm::kAttrRtu), now_ + delay);
+      push(EventKind::activate_side, now_ + delay, static_cast<uint32_t>(qp), 0);  // after RTU is queued
+      break;
+    case cm::kAttrRtu: activate_side(qp, 1); break;
+    default: break;
+  }
+}
+
+void Simulation::push_response(size_t qp, int side, const Reply& r) {
+  const Ns delay = r.kind == Reply::Kind::read_response ? sc_.timing.read_delay : sc_.timing.ack_delay;
+  qps_[qp].responses[side].push_back({now_ + delay, r, 0});
+  kick_at(host_of(qp, side), now_ + delay);
+}
+
+void Simulation::push_control(size_t host, PacketPtr p, Ns ready) {
+  ports_[host].control.push_back({ready, std::move(p)});
+  kick_at(host, ready);
+}
+
+void Simulation::maybe_cnp(size_t qp, int np_side) {
+  auto& last = qps_[qp].last_cnp[np_side];
+  if (last && now_ - *last < sc_.timing.cnp_interval) return;  // at most one per interval per QP
+  last = now_;
+  push_control(host_of(qp, np_side), factory_.cnp(qp, np_side), now_);
+}
+
+void Simulation::activate(size_t qp) {
+  QpState& st = qps_[qp];
+  st.activated = true;
+  if (sc_.qps[qp].cm) {
+    push_control(host_of(qp, 0), factory_.cm(qp, cm::kAttrReq), now_);
+  } else {
+    activate_side(qp, 0);
+    activate_side(qp, 1);
+  }
+  check_done(qp);
+}
+
+void Simulation::activate_side(size_t qp, int side) {
+  qps_[qp].side_active[side] = true;
+  qps_[qp].req[side].activate(now_);
+  sync_requester(qp, side);
+  check_done(qp);
+}
+
+void Simulation::sync_requester(size_t qp, int side) {
+  QpState& st = qps_[qp];
+  const Requester& r = st.req[side];
+  if (auto d = r.timer_deadline(); d && d != st.timer_at[side]) {
+    st.timer_at[side] = d;
+    push(EventKind::req_timer, *d, static_cast<uint32_t>(qp), static_cast<uint32_t>(side));
+  }
+  if (auto w = r.wake_time(now_)) {
+    if (*w <= now_) {
+      kick(host_of(qp, side));
+    } else if (!st.wake_at[side] || *w < *st.wake_at[side]) {
+      st.wake_at[side] = w;
+      push(EventKind::req_wake, *w, static_cast<uint32_t>(qp), static_cast<uint32_t>(side));
+    }
+  }
+}
+
+void Simulation::sync_flush(size_t qp, int side) {
+  QpState& st = qps_[qp];
+  if (auto d = st.resp[side].flush_deadline(); d && d != st.flush_at[side]) {
+    st.flush_at[side] = d;
+    push(EventKind::resp_flush, *d, static_cast<uint32_t>(qp), static_cast<uint32_t>(side));
+  }
+}
+
+void Simulation::fail_qp(size_t qp) {
+  QpState& st = qps_[qp];
+  st.error = true;
+  for (int s = 0; s < 2; ++s) {
+    st.req[s].on_fatal();
+    st.resp[s].fail();
+    st.responses[s].clear();
+  }
+  check_done(qp);
+}
+
+void Simulation::check_done(size_t qp) {
+  QpState& st = qps_[qp];
+  if (st.done || !st.activated) return;
+  bool done = st.error;
+  if (!done) {
+    done = true;
+    for (int s = 0; s < 2; ++s)
+      done = done && st.side_active[s] && st.req[s].idle() && st.responses[s].empty() && !st.resp[s].busy();
+  }
+  if (!done) return;
+  st.done = true;
+  for (size_t j = 0; j < sc_.qps.size(); ++j)
+    if (sc_.qps[j].after == qp)
+      push(EventKind::activate, std::max(now_ + sc_.qps[j].after_gap, sc_.qps[j].start), static_cast<uint32_t>(j));
+}
+
+}  // namespace roceshark::gen

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "captures/gen/truth_writer.h"
+
+#include <cinttypes>
+
+#include "captures/gen/pcapng_writer.h"
+
+namespace roceshark::gen {
+
+TruthWriter::TruthWriter(const std::string& path) : path_(path) {
+  f_ = std::fopen(path.c_str(), "wb");
+  if (!f_) throw WriteError(path + ": cannot create the truth file");
+  std::fwrite(kHeader.data(), 1, kHeader.size(), f_);
+}
+
+TruthWriter::~TruthWriter() {
+  if (f_) std::fclose(f_);
+}
+
+void TruthWriter::row(const TruthRow& r) {
+  char req[24] = "-";
+  if (r.request_frame) std::snprintf(req, sizeof req, "%" PRIu64, *r.request_frame);
+  std::fprintf(f_, "%" PRIu64 "\t%.*s\t%" PRId64 "\t%.*s->%.*s\t%.*s\t0x%06x\t%u\t0x%02x\t%.*s\t%.*s\t%s\t%.*s\n", r.frame,
+               static_cast<int>(r.point.size()), r.point.data(), r.ts_ns, static_cast<int>(r.src.size()), r.src.data(),
+               static_cast<int>(r.dst.size()), r.dst.data(), static_cast<int>(r.kind.size()), r.kind.data(), r.qpn, r.psn,
+               r.opcode, static_cast<int>(r.verdict.size()), r.verdict.data(), static_cast<int>(r.cause.size()),
+               r.cause.data(), req, static_cast<int>(r.note.size()), r.note.data());
+}
+
+void TruthWriter::close() {
+  if (!f_) return;
+  const bool ok = std::ferror(f_) == 0;
+  const bool closed = std::fclose(f_) == 0;
+  f_ = nullptr;
+  if (!ok || !closed) throw WriteError(path_ + ": write failed");
+}
+
+}  // namespace roceshark::gen

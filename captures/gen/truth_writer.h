@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The truth file: one TSV row per frame, in file order, saying what the
+// generator meant (columns in captures/README.md).
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace roceshark::gen {
+
+struct TruthRow {
+  uint64_t frame = 0;
+  std::string_view point;
+  int64_t ts_ns = 0;
+  std::string_view src, dst;  // host names
+  std::string_view kind;
+  uint32_t qpn = 0;
+  uint32_t psn = 0;
+  uint8_t opcode = 0;
+  std::string_view verdict;
+  std::string_view cause;
+  std::optional<uint64_t> request_frame;
+  std::string_view note;  // "-" when empty
+};
+
+class TruthWriter {
+ public:
+  explicit TruthWriter(const std::string& path);  // throws WriteError
+  ~TruthWriter();
+  TruthWriter(const TruthWriter&) = delete;
+  TruthWriter& operator=(const TruthWriter&) = delete;
+
+  void row(const TruthRow& r);
+  void close();
+
+  static constexpr std::string_view kHeader =
+      "frame\tpoint\tts_ns\tdir\tkind\tqpn\tpsn\topcode\tverdict\tcause\trequest_frame\tnote\n";
+
+ private:
+  std::FILE* f_ = nullptr;
+  std::string path_;
+};
+
+}  // namespace roceshark::gen

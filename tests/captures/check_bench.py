@@ -1,0 +1,51 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The bench scenario gives at least a million RoCE frames cut at 128
+bytes, quickly and in bounded memory. The capture is deleted afterwards."""
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import time
+
+import tshark_env
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument('--gen', required=True)
+    ap.add_argument('--scenario', required=True)
+    ap.add_argument('--out', required=True)
+    ap.add_argument('--capinfos', default='capinfos')
+    ap.add_argument('--max-seconds', type=float, default=30)
+    ap.add_argument('--max-rss-mb', type=float, default=64)
+    a = ap.parse_args()
+    errors = []
+    t0 = time.monotonic()
+    subprocess.run([a.gen, a.scenario, '-o', a.out], check=True)
+    elapsed = time.monotonic() - t0
+    rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    try:
+        info = subprocess.run([a.capinfos, '-c', '-l', '-M', a.out], capture_output=True, text=True, check=True,
+                              env=tshark_env.env()).stdout
+    finally:
+        os.remove(a.out)
+    count = [int(l.split(':')[1]) for l in info.splitlines() if 'Number of packets' in l]
+    if not count or count[0] < 1000000:
+        errors.append('only %s frames' % count)
+    if 'Packet size limit:   inferred: 128 bytes' not in info and 'file hdr: 128 bytes' not in info:
+        errors.append('frames are not cut at 128 bytes:\n' + info)
+    if elapsed > a.max_seconds:
+        errors.append('took %.1f s' % elapsed)
+    if rss_mb > a.max_rss_mb:
+        errors.append('peak RSS %.1f MB' % rss_mb)
+    for e in errors:
+        print(e)
+    print('%s frames in %.2f s, peak RSS %.1f MB' % (count[0] if count else '?', elapsed, rss_mb))
+    return 1 if errors else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "captures/gen/observer.h"
+
+#include <gtest/gtest.h>
+
+#include "captures/gen/aeth.h"
+#include "captures/gen/opcodes.h"
+
+namespace roceshark::gen {
+namespace {
+
+// Feeds frames of one QP direction at one point, numbering them.
+class Feed {
+ public:
+  Judgement req(uint32_t psn, bool ackreq = false, Cause cause = Cause::original, uint32_t span = 1) {
+    FrameInfo i;
+    i.kind = FrameKind::req;
+    i.psn = psn;
+    i.ackreq = ackreq;
+    i.cause = cause;
+    i.psn_span = span;
+    return send(i);
+  }
+  Judgement ack(uint32_t psn, uint8_t syndrome = aeth::kAckInvalidCredit) {
+    FrameInfo i;
+    i.kind = aeth::is_ack(syndrome) ? FrameKind::ack : FrameKind::nak;
+    i.opcode = op::kAck;
+    i.psn = psn;
+    i.syndrome = syndrome;
+    return send(i);
+  }
+  Judgement mirror_of_last() {
+    Frame f;
+    f.info = &infos_.back();
+    f.mirror = true;
+    return obs_.judge(f, ++n_);
+  }
+  Judgement on_point(size_t point, const FrameInfo& i) {
+    infos_.push_back(i);
+    Frame f;
+    f.point = point;
+    f.info = &infos_.back();
+    return obs_.judge(f, ++n_);
+  }
+
+ private:
+  Judgement send(const FrameInfo& i) { return on_point(0, i); }
+  Observer obs_;
+  std::deque<FrameInfo> infos_;
+  uint64_t n_ = 0;
+};
+
+TEST(Observer, InOrderGapAndResends) {
+  Feed f;
+  EXPECT_EQ(f.req(10).verdict, "in-order");  // first seen
+  EXPECT_EQ(f.req(11).verdict, "in-order");
+  EXPECT_EQ(f.req(14).verdict, "gap:2");     // 12 and 13 skipped
+  f.ack(12, aeth::kNakPsnSeqError);
+  EXPECT_EQ(f.req(12, false, Cause::gbn).verdict, "gbn");
+  EXPECT_EQ(f.req(13, false, Cause::timeout).verdict, "timeout");
+  f.ack(14, aeth::rnr_nak(1));
+  EXPECT_EQ(f.req(14, false, Cause::rnr).verdict, "rnr-retry");
+  EXPECT_EQ(f.req(14, false, Cause::original).verdict, "retransmission");
+  // A resend whose original this point never saw is simply the next PSN.
+  EXPECT_EQ(f.req(15, false, Cause::gbn).verdict, "in-order");
+}
+
+TEST(Observer, ResendWithoutItsNakInTheCaptureIsARetransmission) {
+  Feed f;
+  f.req(10);
+  f.req(11);
+  f.req(12);
+  // The NAK never passed a point that records b->a: the cause can't be seen.
+  EXPECT_EQ(f.req(11, false, Cause::gbn).verdict, "retransmission");
+  EXPECT_EQ(f.req(12, false, Cause::rnr).verdict, "retransmission");
+}
+
+TEST(Observer, KarnNoAnswerForResentPsns) {
+  Feed f;
+  f.req(1, true);  // frame 1
+  f.req(2, true);  // frame 2
+  f.req(3, true);  // frame 3
+  f.ack(2, aeth::kNakPsnSeqError);  // covers 1
+  f.req(2, false, Cause::gbn);
+  f.req(3, true, Cause::gbn);
+  auto a = f.ack(3);
+  EXPECT_EQ(a.verdict, "ack");
+  EXPECT_FALSE(a.request_frame);  // 2 and 3 were resent: no request to credit
+}
+
+TEST(Observer, ReadCountsToItsLastResponsePsn) {
+  Feed f;
+  f.req(100, true, Cause::original, 4);  // READ of 4 packets at 100
+  EXPECT_EQ(f.req(104).verdict, "in-order");
+  f.ack(102, aeth::kNakPsnSeqError);
+  EXPECT_EQ(f.req(102, false, Cause::gbn).verdict, "gbn");
+}
+
+TEST(Observer, WrapIsInOrder) {
+  Feed f;
+  f.req(0xFFFFFE);
+  EXPECT_EQ(f.req(0xFFFFFF).verdict, "in-order");
+  EXPECT_EQ(f.req(0).verdict, "in-order");
+  EXPECT_EQ(f.req(3).verdict, "gap:2");
+  f.ack(0xFFFFFF, aeth::kNakPsnSeqError);
+  EXPECT_EQ(f.req(0xFFFFFF, false, Cause::gbn).verdict, "gbn");
+}
+
+TEST(Observer, MirrorCopiesAreDuplicatesAndChangeNothing) {
+  Feed f;
+  f.req(5, true);
+  EXPECT_EQ(f.mirror_of_last().verdict, "duplicate");
+  EXPECT_EQ(f.req(6).verdict, "in-order");
+  auto a = f.ack(6);
+  EXPECT_EQ(a.verdict, "ack");
+  EXPECT_EQ(a.request_frame, 1u);  // the original, not the copy (frame 2)
+  EXPECT_EQ(f.mirror_of_last().verdict, "duplicate");
+  EXPECT_EQ(f.ack(7).verdict, "ack");  // the mirrored ACK did not count as the previous one
+}
+
+TEST(Observer, AckCoversNewestAckReqOnce) {
+  Feed f;
+  f.req(1, true);   // frame 1
+  f.req(2, false);  // frame 2
+  f.req(3, true);   // frame 3
+  auto a = f.ack(3);
+  EXPECT_EQ(a.verdict, "ack");
+  EXPECT_EQ(a.request_frame, 3u);
+  auto d = f.ack(3);
+  EXPECT_EQ(d.verdict, "dup-ack");
+  EXPECT_FALSE(d.request_frame);  // nothing left to cover
+  EXPECT_EQ(f.ack(2).verdict, "dup-ack");
+}
+
+TEST(Observer, SequenceNakCoversBelowItsPsn) {
+  Feed f;
+  f.req(1, true);  // frame 1
+  f.req(2, true);  // frame 2
+  auto n = f.ack(2, aeth::kNakPsnSeqError);
+  EXPECT_EQ(n.verdict, "nak:seq");
+  EXPECT_EQ(n.request_frame, 1u);  // PSN 2 itself is what is missing
+  auto a = f.ack(2);
+  EXPECT_EQ(a.request_frame, 2u);
+}
+
+TEST(Observer, RnrAndErrorNaksCoverTheirPsn) {
+  Feed f;
+  f.req(7, true);  // frame 1
+  auto n = f.ack(7, aeth::rnr_nak(14));
+  EXPECT_EQ(n.verdict, "nak:rnr");
+  EXPECT_EQ(n.request_frame, 1u);
+  EXPECT_EQ(f.req(7, true, Cause::rnr).verdict, "rnr-retry");
+  EXPECT_FALSE(f.ack(7).request_frame);  // a retransmitted copy is not eligible
+  Feed g;
+  g.req(1, true);
+  EXPECT_EQ(g.ack(1, aeth::kNakRemoteAccess).verdict, "nak:rem-access");
+  EXPECT_EQ(nak_verdict(aeth::kNakInvalidRequest), "nak:inv-req");
+  EXPECT_EQ(nak_verdict(aeth::kNakRemoteOperational), "nak:rem-op");
+}
+
+TEST(Observer, PointsAndQpsAreSeparate) {
+  Feed f;
+  FrameInfo i;
+  i.kind = FrameKind::req;
+  i.psn = 50;
+  EXPECT_EQ(f.on_point(0, i).verdict, "in-order");
+  i.psn = 60;
+  EXPECT_EQ(f.on_point(1, i).verdict, "in-order");  // first at that point
+  i.qp = 1;
+  EXPECT_EQ(f.on_point(0, i).verdict, "in-order");  // another QP (a reused QPN is one too)
+  i.qp = 0;
+  EXPECT_EQ(f.on_point(0, i).verdict, "gap:9");
+}
+
+TEST(Observer, Names) {
+  EXPECT_EQ(kind_name(FrameKind::readresp), "readresp");
+  EXPECT_EQ(cause_name(Cause::none, false), "-");
+  EXPECT_EQ(cause_name(Cause::gbn, true), "mirror");
+  EXPECT_EQ(cause_name(Cause::rnr, false), "rnr");
+}
+
+}  // namespace
+}  // namespace roceshark::gen

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "captures/gen/packet_builder.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+
+#include "captures/gen/byte_writer.h"
+#include "captures/gen/checksum.h"
+#include "captures/gen/opcodes.h"
+#include "epan-ext/icrc.h"
+
+namespace roceshark::gen {
+namespace {
+
+std::string hex(const std::vector<uint8_t>& v) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string s;
+  for (uint8_t b : v) s += kDigits[b >> 4], s += kDigits[b & 15];
+  return s;
+}
+
+LinkHeader link(bool vlan) {
+  LinkHeader l;
+  l.src = *parse_mac("02:00:00:00:00:0a");
+  l.dst = *parse_mac("02:00:00:00:00:0b");
+  if (vlan) l.vlan = 100, l.pcp = 3;
+  return l;
+}
+
+NetHeader net_v4() {
+  NetHeader n;
+  n.src4 = *parse_ipv4("10.0.0.1");
+  n.dst4 = *parse_ipv4("10.0.0.2");
+  n.dscp = 26;
+  n.ecn = 2;
+  n.ip_id = 0x1234;
+  n.udp_sport = 0xC123;
+  return n;
+}
+
+// Built with scapy: Ether/Dot1Q(prio=3, vlan=100)/IP(tos=0x6a, id=0x1234,
+// DF, ttl 64)/UDP(sport=0xc123, chksum=0)/BTH(SEND ONLY, pad 1, dqpn 0x12,
+// ackreq, psn 100)/"ABCDEFG\0"; scapy computed the ICRC.
+constexpr std::string_view kScapySendOnly =
+    "02000000000b02000000000a810060640800456a003412344000401114190a0000010a000002c12312b7002000000410ffff00000012"
+    "800000644142434445464700326af374";
+
+TEST(PacketBuilder, MatchesScapyByteForByte) {
+  Bth b;
+  b.opcode = op::kSendOnly;
+  b.pad = 1;
+  b.dest_qp = 0x12;
+  b.ackreq = true;
+  b.psn = 100;
+  const std::vector<uint8_t> payload{'A', 'B', 'C', 'D', 'E', 'F', 'G'};
+  BuiltFrame f = build_frame(link(true), net_v4(), b, {}, payload);
+  EXPECT_EQ(hex(f.bytes), kScapySendOnly);
+  EXPECT_EQ(f.at.l3, 18);
+  EXPECT_EQ(f.at.payload, 18 + 20 + 8 + 12);
+  EXPECT_EQ(f.at.payload_len, 7u);
+  EXPECT_EQ(f.at.l3_end, f.bytes.size());
+}
+
+// scapy again: an untagged ACK (AETH 0x1f, MSN 5) at PSN 0xfffffe.
+constexpr std::string_view kScapyAck =
+    "02000000000a02000000000b0800456a0030000740004011264a0a0000020a000001c12312b7001c00001100ffff0000001100fffffe"
+    "1f000005ed7ecbe1";
+
+TEST(PacketBuilder, AckMatchesScapy) {
+  LinkHeader l = link(false);
+  std::swap(l.src, l.dst);
+  NetHeader n = net_v4();
+  std::swap(n.src4, n.dst4);
+  n.ip_id = 7;
+  Bth b;
+  b.opcode = op::kAck;
+  b.dest_qp = 0x11;
+  b.psn = 0xFFFFFE;
+  Extensions e;
+  e.aeth = Aeth{0x1F, 5};
+  BuiltFrame f = build_frame(l, n, b, e, {});
+  EXPECT_EQ(hex(f.bytes), kScapyAck);  // 62 bytes: no Ethernet padding needed
+}
+
+TEST(PacketBuilder, ShortFramesArePaddedTo60AfterTheIcrc) {
+  Bth b;
+  b.opcode = op::kSendOnly;
+  BuiltFrame f = build_frame(link(false), net_v4(), b, {}, {});
+  ASSERT_EQ(f.bytes.size(), 60u);
+  EXPECT_EQ(f.at.l3_end, 58u);  // IPv4 total length ends at the ICRC
+  EXPECT_EQ(f.bytes[58], 0);
+  EXPECT_EQ(f.bytes[59], 0);
+  auto icrc = compute_icrc(std::span<const uint8_t>(f.bytes).subspan(14, 58 - 14 - 4), L3Kind::ipv4);
+  EXPECT_EQ(icrc, read_icrc(std::span<const uint8_t, 4>(f.bytes.data() + 54, 4)));
+}
+
+TEST(PacketBuilder, EcnAndTtlEditsKeepChecksumAndIcrc) {
+  Bth b;
+  b.opcode = op::kWriteOnly;
+  Extensions e;
+  e.reth = Reth{0x7f0000001000, 0x1234, 16};
+  const std::vector<uint8_t> payload(16, 0xAB);
+  BuiltFrame f = build_frame(link(true), net_v4(), b, e, payload);
+  std::span<uint8_t> bytes(f.bytes);
+  set_ecn(bytes, f.at, Transport::v2_ipv4, 3);
+  decrement_ttl(bytes, f.at, Transport::v2_ipv4);
+  const uint8_t* ip = f.bytes.data() + f.at.l3;
+  EXPECT_EQ(ip[1], (26 << 2) | 3);
+  EXPECT_EQ(ip[8], 63);
+  EXPECT_EQ(get_ecn(bytes, f.at, Transport::v2_ipv4), 3);
+  EXPECT_EQ(fold_complement(ones_sum({ip, 20})), 0);  // header still verifies
+  auto icrc = compute_icrc(std::span<const uint8_t>(f.bytes).subspan(f.at.l3, f.at.l3_end - f.at.l3 - 4), L3Kind::ipv4);
+  EXPECT_EQ(icrc, read_icrc(std::span<const uint8_t, 4>(f.bytes.data() + f.at.l3_end - 4, 4)));
+}
+
+TEST(PacketBuilder, Ipv6CarriesTrafficClassAndAValidUdpChecksum) {
+  NetHeader n = net_v4();
+  n.transport = Transport::v2_ipv6;
+  n.src6 = *parse_ipv6("fd00::1");
+  n.dst6 = *parse_ipv6("fd00::2");
+  n.flow_label = 0xABCDE;
+  Bth b;
+  b.opcode = op::kSendOnly;
+  const std::vector<uint8_t> payload{1, 2, 3, 4};
+  BuiltFrame f = build_frame(link(false), n, b, {}, payload);
+  const uint8_t* ip = f.bytes.data() + 14;
+  EXPECT_EQ(ip[0], 0x60 | ((26 << 2 | 2) >> 4));
+  EXPECT_EQ(ip[1] >> 4, (26 << 2 | 2) & 0xF);
+  EXPECT_EQ(ip[6], 17);
+  EXPECT_EQ(get_u16(ip + 4), 8u + 12 + 4 + 4);  // payload length
+  set_ecn(std::span<uint8_t>(f.bytes), f.at, Transport::v2_ipv6, 3);
+  EXPECT_EQ(get_ecn(f.bytes, f.at, Transport::v2_ipv6), 3);
+  const std::span<const uint8_t> udp(f.bytes.data() + 14 + 40, f.bytes.size() - 14 - 40);
+  std::array<uint8_t, 16> s{}, d{};
+  std::copy(ip + 8, ip + 24, s.begin());
+  std::copy(ip + 24, ip + 40, d.begin());
+  std::vector<uint8_t> zeroed(udp.begin(), udp.end());
+  zeroed[6] = zeroed[7] = 0;
+  EXPECT_EQ(udp6_checksum(s, d, zeroed), get_u16(udp.data() + 6));
+}
+
+TEST(PacketBuilder, RoceV1HasGrhAndNoUdp) {
+  NetHeader n;
+  n.transport = Transport::v1;
+  n.src6 = link_local_gid(*parse_mac("02:00:00:00:00:0a"));
+  n.dst6 = link_local_gid(*parse_mac("02:00:00:00:00:0b"));
+  n.dscp = 26;
+  Bth b;
+  b.opcode = op::kAck;
+  Extensions e;
+  e.aeth = Aeth{0x1F, 1};
+  BuiltFrame f = build_frame(link(true), n, b, e, {});
+  EXPECT_EQ(get_u16(f.bytes.data() + 16), kEthertypeRoceV1);
+  const uint8_t* grh = f.bytes.data() + 18;
+  EXPECT_EQ(grh[6], 0x1B);                    // next header: BTH
+  EXPECT_EQ(get_u16(grh + 4), 12u + 4 + 4);   // BTH + AETH + ICRC
+  EXPECT_EQ(grh[8], 0xFE);                    // fe80::/64 GID
+  EXPECT_EQ(grh[16], 0x00);                   // 02: the universal/local bit flipped
+  decrement_ttl(std::span<uint8_t>(f.bytes), f.at, Transport::v1);
+  EXPECT_EQ(grh[7], 64);                      // bridged: the GRH hop limit stays
+}
+
+TEST(PacketBuilder, UdpSourcePortFromTheQpPair) {
+  // Linux: flow label from lqpn * rqpn folded to 20 bits, then into 0xC000-0xFFFF.
+  const uint32_t fl = roce_flow_label(0x11, 0x22);
+  EXPECT_EQ(fl, (0x11u * 0x22u) & 0xFFFFF);
+  EXPECT_EQ(roce_flow_label(0x22, 0x11), fl);  // both directions hash alike
+  EXPECT_EQ(roce_udp_sport(fl), 0xC000 | (fl & 0x3FFF));
+  EXPECT_GE(roce_udp_sport(roce_flow_label(0xFFFFFF, 0xFFFFFE)), 0xC000);
+}
+
+}  // namespace
+}  // namespace roceshark::gen
