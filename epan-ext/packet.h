@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // One RoCE packet as the glue hands it to the engine: plain values only.
 #pragma once
+#include <array>
 #include <cstdint>
 
 #include "epan-ext/address.h"
@@ -54,6 +55,10 @@ struct PacketInfo {
   uint32_t payload_len = 0;  // IB payload bytes, without pad and ICRC
   uint32_t frame_len = 0;    // bytes on the wire
   uint8_t ecn = 0;           // IP ECN / GRH traffic class low bits
+  uint8_t dscp = 0;          // IP DSCP / GRH traffic class high bits
+  int8_t pcp = -1;           // VLAN PCP of the tag nearest the RoCE packet, -1 untagged
+  std::array<uint8_t, 6> dst_mac{};  // the Ethernet header nearest the RoCE packet
+  std::array<uint8_t, 6> src_mac{};
   bool has_ip_id = false;    // IPv4 only
   uint16_t ip_id = 0;        // a mirror copy keeps it; a new packet from the NIC usually doesn't
 

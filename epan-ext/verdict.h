@@ -7,6 +7,7 @@
 #include "epan-ext/aeth.h"
 #include "epan-ext/opcode.h"
 #include "epan-ext/packet.h"
+#include "epan-ext/qos_verdict.h"
 
 namespace roceshark {
 
@@ -39,6 +40,8 @@ struct PacketSummary {
   uint8_t opcode = 0;
   uint8_t syndrome = 0;
   uint8_t ecn = 0;
+  uint8_t dscp = 0;
+  int8_t pcp = -1;  // VLAN PCP, -1 untagged
   IcrcState icrc = IcrcState::unchecked;
   bool ack_req : 1 = false;
   bool fecn : 1 = false;
@@ -48,6 +51,7 @@ struct PacketSummary {
   static PacketSummary of(const PacketInfo& p) {
     PacketSummary s;
     s.psn = p.psn, s.payload_len = p.payload_len, s.opcode = p.opcode, s.syndrome = p.syndrome, s.ecn = p.ecn;
+    s.dscp = p.dscp, s.pcp = p.pcp;
     s.icrc = p.icrc, s.ack_req = p.ack_req, s.fecn = p.fecn, s.becn = p.becn, s.has_aeth = p.has_aeth;
     return s;
   }
@@ -80,6 +84,7 @@ struct Verdict {
   uint64_t quiet_ns = 0;               // silence before a timeout retransmission
   uint32_t rtt_first = 0;              // index of this response's RTT samples in the engine
   PacketSummary pkt;
+  qos::QosVerdict qos;
 };
 
 }  // namespace roceshark
