@@ -11,7 +11,12 @@ not the comparison. Runs alternate and the median of each is reported, with
 packets per second and peak RSS (GNU time). Not a pass/fail test: it prints
 figures for the README and the issue notes.
 
-  bench/run.py [--packets N] [--runs R] [--capture F]
+  bench/run.py [--runs R] [--scenario NAME] [--capture F] [--flat]
+
+--scenario picks captures/scenarios/NAME.scn (default bench: one RoCE QP;
+bench_pfc: 10% PFC frames). --flat also runs the first tenth of the
+capture and prints both ratios: the plugin's cost per packet must not grow
+as the capture (and its pause windows) grows.
 """
 import argparse
 import os
@@ -24,7 +29,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("ROCESHARK_BUILD", os.path.join(ROOT, "build"))
 RS_TSHARK = os.path.join(ROOT, "scripts", "rs-tshark")
 GEN = os.path.join(BUILD, "captures", "roceshark-gen")
-SCENARIO = os.path.join(ROOT, "captures", "scenarios", "bench.scn")
 
 
 def timed(args, plugin):
@@ -45,28 +49,49 @@ def count_packets(capture):
     return int(next(l for l in out.splitlines() if "Number of packets" in l).split()[-1])
 
 
+def measure(capture, runs, pfc):
+    """The plain run builds the tree the postdissector needs (InfiniBand, and
+    MAC control when PFC frames are in play); the plugin run adds the stats."""
+    packets = count_packets(capture)
+    wanted = "infiniband or macc" if pfc else "infiniband"
+    stats = ["-z", "roce,qp", "-z", "roce,pfc"] if pfc else ["-z", "roce,qp"]
+    base = ["-n", "-q", "-r", capture, "-Y", wanted]
+    plain, roce = [], []
+    for _ in range(runs):
+        plain.append(timed(base, plugin=False))
+        roce.append(timed(base + stats, plugin=True))
+    tp = statistics.median(r[0] for r in plain)
+    tr = statistics.median(r[0] for r in roce)
+    print(f"capture: {capture} ({packets} packets, {os.path.getsize(capture) / 1e6:.0f} MB)")
+    print(f"plain  tshark -Y '{wanted}': {tp:6.2f} s  {packets / tp / 1e3:7.0f} kpkt/s  "
+          f"peak RSS {max(r[1] for r in plain) / 1024:6.0f} MiB")
+    print(f"plugin {' '.join(stats)}: {tr:6.2f} s  {packets / tr / 1e3:7.0f} kpkt/s  "
+          f"peak RSS {max(r[1] for r in roce) / 1024:6.0f} MiB")
+    print(f"ratio: {tr / tp:.3f} (target <= 1.25), median of {runs} alternating runs")
+    return tr / tp, (tr - tp) / packets
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--capture", default=os.path.join(BUILD, "bench", "bench.pcapng"))
+    ap.add_argument("--scenario", default="bench")
+    ap.add_argument("--capture")
+    ap.add_argument("--flat", action="store_true")
     a = ap.parse_args()
-    if not os.path.exists(a.capture):
-        os.makedirs(os.path.dirname(a.capture), exist_ok=True)
-        subprocess.run([GEN, SCENARIO, "-o", a.capture], check=True)
-    packets = count_packets(a.capture)
-    base = ["-n", "-q", "-r", a.capture, "-Y", "infiniband"]
-    plain, roce = [], []
-    for _ in range(a.runs):
-        plain.append(timed(base, plugin=False))
-        roce.append(timed(base + ["-z", "roce,qp"], plugin=True))
-    tp = statistics.median(r[0] for r in plain)
-    tr = statistics.median(r[0] for r in roce)
-    print(f"capture: {a.capture} ({packets} packets, {os.path.getsize(a.capture) / 1e6:.0f} MB)")
-    print(f"plain tshark -Y infiniband:          {tp:6.2f} s  {packets / tp / 1e3:7.0f} kpkt/s  "
-          f"peak RSS {max(r[1] for r in plain) / 1024:6.0f} MiB")
-    print(f"roceshark  -Y infiniband -z roce,qp: {tr:6.2f} s  {packets / tr / 1e3:7.0f} kpkt/s  "
-          f"peak RSS {max(r[1] for r in roce) / 1024:6.0f} MiB")
-    print(f"ratio: {tr / tp:.3f} (target <= 1.25), median of {a.runs} alternating runs")
+    capture = a.capture or os.path.join(BUILD, "bench", a.scenario + ".pcapng")
+    if not os.path.exists(capture):
+        os.makedirs(os.path.dirname(capture), exist_ok=True)
+        subprocess.run([GEN, os.path.join(ROOT, "captures", "scenarios", a.scenario + ".scn"), "-o", capture],
+                       check=True)
+    pfc = a.scenario.startswith("bench_pfc")
+    ratio, extra = measure(capture, a.runs, pfc)
+    if a.flat:
+        head = capture[:-len(".pcapng")] + ".tenth.pcapng"
+        total = count_packets(capture)
+        subprocess.run(["editcap", "-r", capture, head, f"1-{total // 10}"], check=True)
+        small_ratio, small_extra = measure(head, a.runs, pfc)
+        print(f"flatness: extra cost {extra * 1e9:.0f} ns/packet on the whole capture, "
+              f"{small_extra * 1e9:.0f} ns/packet on its first tenth (ratio {ratio:.3f} vs {small_ratio:.3f})")
 
 
 if __name__ == "__main__":

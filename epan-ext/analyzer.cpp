@@ -25,12 +25,30 @@ std::optional<uint32_t> Analyzer::icrc_expected(uint32_t frame) const {
   return it == icrc_expected_.end() ? std::nullopt : std::optional(it->second);
 }
 
+const qos::DcbxVerdict& Analyzer::process(uint32_t frame, const qos::DcbxAnnouncement& a) {
+  if (!dcbx_.empty() && frame <= dcbx_.back().frame)
+    if (const qos::DcbxVerdict* v = find_dcbx(frame)) return *v;
+  const auto seen = qos_.seen(a.point);
+  dcbx_.push_back({frame, a, qos::compare(a, qos_.policy(), seen.dscps, seen.priorities)});
+  return dcbx_.back();
+}
+
+const qos::DcbxVerdict* Analyzer::find_dcbx(uint32_t frame) const {
+  auto it = std::lower_bound(dcbx_.begin(), dcbx_.end(), frame,
+                             [](const qos::DcbxVerdict& v, uint32_t f) { return v.frame < f; });
+  return it != dcbx_.end() && it->frame == frame ? &*it : nullptr;
+}
+
 bool Analyzer::responses_seen(uint32_t flow, uint32_t point) const {
   auto it = flow_point_index_.find(uint64_t{flow} << 32 | point);
   return it != flow_point_index_.end() && flow_points_[it->second].responses_seen;
 }
 
-void Analyzer::name_point(uint32_t point, std::string name) { point_names_[point] = std::move(name); }
+void Analyzer::name_point(uint32_t point, std::string name) {
+  for (const auto& [n, gbps] : cfg_.point_gbps_by_name)
+    if (n == name) cfg_.point_gbps.emplace_back(point, gbps);
+  point_names_[point] = std::move(name);
+}
 
 const std::string& Analyzer::point_name(uint32_t point) const {
   static const std::string kUnnamed = "-";
@@ -99,6 +117,12 @@ const Verdict& Analyzer::process(const PacketInfo& p) {
       if (v.role == Role::response) on_response(p, v);
     }
   }
+  if (v.role == Role::request || v.role == Role::response || v.role == Role::cnp) {
+    sight_for_pfc(p, v);
+    if (v.seq != SeqClass::duplicate)  // a mirror copy says nothing new about marking
+      v.qos = qos_.check(v.flow, p.point, {p.dscp, p.ecn, p.pcp, v.role == Role::cnp, v.role == Role::request,
+                                           p.encap != Encap::rocev1});
+  }
   if (p.icrc == IcrcState::not_captured) {
     FlowPoint& fp = flow_point(id, p.point);
     v.first_unchecked = !fp.unchecked_noted;
@@ -106,6 +130,20 @@ const Verdict& Analyzer::process(const PacketInfo& p) {
   }
   verdicts_.push_back(v);
   return verdicts_.back();
+}
+
+void Analyzer::sight_for_pfc(const PacketInfo& p, Verdict& v) {
+  pfc::RoceSighting r;
+  r.point = p.point;
+  r.ts_ns = p.ts_ns;
+  r.dst = p.dst_mac;
+  r.priority = p.pcp >= 0 ? static_cast<uint8_t>(p.pcp) : cfg_.policy.dscp_priority[p.dscp & 0x3F];
+  r.frame_len = p.frame_len;
+  r.flow = v.row_flow;
+  r.data = v.role != Role::cnp;
+  r.congestion = p.ecn == 3 || v.role == Role::cnp;
+  r.loss_evidence = v.seq == SeqClass::gap || is_retransmission(v.seq) || v.nak == NakCode::psn_sequence_error;
+  v.pfc = pfc_.on_roce(r);
 }
 
 void Analyzer::assign_stream(uint32_t id, const PacketInfo& p, Role role) {
@@ -149,7 +187,7 @@ void Analyzer::on_cm(const PacketInfo& p, Verdict& v) {
     v.qp_reuse = v.qp_reuse || f.requests_seen || f.responses_seen;
     f.stream = stream;
     f.naks = {};
-    f.requests_seen = f.responses_seen = false;
+    f.requests_seen = f.responses_seen = f.psn_responses_seen = false;
     f.pmtu = 0;
     f.cm_start_psn = start;
     for (uint32_t i : f.points) {
@@ -190,6 +228,7 @@ void Analyzer::on_request(const PacketInfo& p, Verdict& v) {
 void Analyzer::on_response(const PacketInfo& p, Verdict& v) {
   Flow& self = flows_[v.flow];
   self.last_response_psn = p.psn;
+  self.psn_responses_seen = true;
   FlowPoint& here = flow_point(v.flow, p.point);
   const Syndrome s = p.has_aeth ? decode_syndrome(p.syndrome) : Syndrome{AckKind::ack, NakCode::none, 0};
   v.nak = s.nak;

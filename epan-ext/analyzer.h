@@ -17,6 +17,9 @@
 #include "epan-ext/config.h"
 #include "epan-ext/flow_table.h"
 #include "epan-ext/packet.h"
+#include "epan-ext/dcbx.h"
+#include "epan-ext/pfc_analyzer.h"
+#include "epan-ext/qos_checker.h"
 #include "epan-ext/pending_acks.h"
 #include "epan-ext/request_sequence.h"
 #include "epan-ext/verdict.h"
@@ -26,12 +29,23 @@ namespace roceshark {
 class Analyzer {
  public:
   explicit Analyzer(const Config& cfg = {}) : cfg_(cfg) {}
+  Analyzer(const Analyzer&) = delete;  // parts of it refer to its own config
+  Analyzer& operator=(const Analyzer&) = delete;
 
   const Verdict& process(const PacketInfo& p);
   const Verdict* find(uint32_t frame) const;
+  const pfc::PauseVerdict& process(const pfc::PauseFrame& f) { return pfc_.process(f); }
+  const pfc::PauseVerdict* find_pause(uint32_t frame) const { return pfc_.find(frame); }
+  const pfc::PfcAnalyzer& pfc() const { return pfc_; }
+  // An LLDP frame with DCBX TLVs: compared with the policy and the marking
+  // seen so far at its point.
+  const qos::DcbxVerdict& process(uint32_t frame, const qos::DcbxAnnouncement& a);
+  const qos::DcbxVerdict* find_dcbx(uint32_t frame) const;
+  const qos::Checker& qos() const { return qos_; }
 
   const Config& config() const { return cfg_; }
   const FlowKey& flow_key(uint32_t flow) const { return flows_[flow].key; }
+  uint32_t flow_stream(uint32_t flow) const { return flows_[flow].stream; }
   std::span<const uint64_t> rtt_samples(const Verdict& v) const {
     return std::span(rtt_samples_).subspan(v.rtt_first, v.covered);
   }
@@ -66,7 +80,12 @@ class Analyzer {
   void on_response(const PacketInfo& p, Verdict& v);
   void learn_pmtu(uint32_t flow, const PacketInfo& p);
 
+  void sight_for_pfc(const PacketInfo& p, Verdict& v);
+
   Config cfg_;
+  pfc::PfcAnalyzer pfc_{cfg_};
+  qos::Checker qos_{cfg_.policy};
+  std::deque<qos::DcbxVerdict> dcbx_;
   FlowTable flows_;
   std::vector<FlowPoint> flow_points_;
   std::unordered_map<uint64_t, uint32_t> flow_point_index_;  // flow << 32 | point

@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Analysis thresholds. Defaults and their reasons are in docs/analysis.md.
 #pragma once
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "epan-ext/qos_policy.h"
 
 namespace roceshark {
 
@@ -18,6 +25,22 @@ struct Config {
   uint32_t reuse_jump = 1u << 16;
   // Hostile captures: flows beyond this are counted but not analysed.
   uint32_t max_flows = 1u << 18;
+  // The lossless QoS policy (docs/qos.md). For PFC, a RoCE packet's
+  // priority is its VLAN PCP when tagged, else its DSCP's in this map.
+  qos::Policy policy;
+
+  // PFC (docs/pfc.md). Link speed turns pause quanta into time.
+  double link_gbps = 100.0;
+  std::vector<std::pair<uint32_t, double>> point_gbps;               // per-point overrides, by point id
+  std::vector<std::pair<std::string, double>> point_gbps_by_name;  // the same by point name, resolved as points appear
+  // Pause asserted (or refreshed with gaps under storm_gap_ns) this long is a storm.
+  uint64_t storm_ns = 1'000'000;
+  uint64_t storm_gap_ns = 100'000;
+  // A pause with no ECN-CE mark or CNP on its link this long before it.
+  uint64_t ecn_window_ns = 1'000'000;
+  // A pause at one point this soon after a storm at another is its propagation.
+  uint64_t propagation_window_ns = 1'000'000;
+
   // RTT samples pending per flow and point (requests with AckReq not yet
   // answered). One-directional captures would otherwise grow without bound.
   uint32_t max_pending_acks = 4096;

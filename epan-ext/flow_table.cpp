@@ -55,7 +55,7 @@ void FlowTable::pair_by_request(uint32_t id, uint32_t psn) {
     const Flow& r = flows_[c];
     // The reverse flow's responses acknowledged PSNs just before this one.
     const int32_t d = psn::diff(psn, r.last_response_psn);
-    if (r.paired == kNoId && r.responses_seen && d >= 0 && d <= (1 << 16)) {
+    if (r.paired == kNoId && r.psn_responses_seen && d >= 0 && d <= (1 << 16)) {
       pair(id, c);
       return;
     }

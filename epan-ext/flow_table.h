@@ -34,7 +34,8 @@ struct Flow {
   uint32_t stream = kNoId;
   uint32_t paired = kNoId;  // the reverse flow
   bool requests_seen = false;
-  bool responses_seen = false;
+  bool responses_seen = false;     // ACK/NAK/READ responses or CNPs
+  bool psn_responses_seen = false; // responses that carry a PSN (not CNPs): last_response_psn is valid
   uint32_t first_psn = 0;   // requests, any point
   uint32_t highest_psn = 0;
   uint32_t last_response_psn = 0;

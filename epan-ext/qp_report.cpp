@@ -10,23 +10,14 @@ namespace {
 
 using Col = TextTable::Column;
 constexpr auto kLeft = TextTable::Align::left;
+using cell::num;
 
-std::string num(uint64_t v) { return std::to_string(v); }
+std::string us(uint64_t ns) { return cell::us(ns, 2); }
 
-std::string hex_qp(uint32_t qp) {
-  char b[16];
-  std::snprintf(b, sizeof b, "0x%06x", qp);
-  return b;
-}
 
-std::string us(uint64_t ns) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.2f", static_cast<double>(ns) / 1000.0);
-  return b;
-}
 
 std::vector<std::string> flow_cells(const QpRow& r) {
-  return {num(r.stream), r.point_name, r.flow.src.to_string(), r.flow.dst.to_string(), hex_qp(r.flow.qp)};
+  return {num(r.stream), r.point_name, r.flow.src.to_string(), r.flow.dst.to_string(), cell::qp(r.flow.qp)};
 }
 
 std::vector<Col> flow_columns() {

@@ -6,6 +6,7 @@
 namespace roceshark {
 
 void QpStats::add(const TapRecord& r) {
+  if (!r.verdict) return;
   const Verdict& v = *r.verdict;
   const PacketSummary& p = v.pkt;
   if (v.untracked || v.truncated) {

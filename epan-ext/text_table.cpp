@@ -2,6 +2,7 @@
 #include "epan-ext/text_table.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace roceshark {
 namespace {
@@ -31,6 +32,31 @@ std::string TextTable::render() const {
   for (const auto& row : rows_) line([&](size_t c) -> const std::string& { return c < row.size() ? row[c] : kEmpty; });
   return out;
 }
+
+namespace cell {
+
+std::string num(uint64_t v) { return std::to_string(v); }
+
+std::string qp(uint32_t qpn) {
+  char b[16];
+  std::snprintf(b, sizeof b, "0x%06x", qpn);
+  return b;
+}
+
+std::string us(uint64_t ns, int decimals) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.*f", decimals, static_cast<double>(ns) / 1000.0);
+  return b;
+}
+
+std::string pct(uint64_t part, uint64_t whole) {
+  if (!whole) return "-";
+  char b[16];
+  std::snprintf(b, sizeof b, "%.1f%%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+  return b;
+}
+
+}  // namespace cell
 
 std::string stats_rule() { return std::string(kRuleWidth, '=') + "\n"; }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Column-aligned text tables for the `-z roce,...` statistics.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,14 @@ class TextTable {
   std::vector<Column> columns_;
   std::vector<std::vector<std::string>> rows_;
 };
+
+// Cell text shared by the reports.
+namespace cell {
+std::string num(uint64_t v);
+std::string qp(uint32_t qpn);                     // 0x00abcd
+std::string us(uint64_t ns, int decimals = 1);    // nanoseconds shown in microseconds
+std::string pct(uint64_t part, uint64_t whole);   // "12.3%", "-" when whole is 0
+}  // namespace cell
 
 // "====" rules and the title/filter header shared by every roce statistic.
 std::string stats_header(const std::string& title, const std::string& filter);

@@ -7,6 +7,7 @@
 #include "epan-ext/aeth.h"
 #include "epan-ext/opcode.h"
 #include "epan-ext/packet.h"
+#include "epan-ext/pfc_analyzer.h"
 #include "epan-ext/qos_verdict.h"
 
 namespace roceshark {
@@ -85,6 +86,7 @@ struct Verdict {
   uint32_t rtt_first = 0;              // index of this response's RTT samples in the engine
   PacketSummary pkt;
   qos::QosVerdict qos;
+  pfc::PacketPfc pfc;
 };
 
 }  // namespace roceshark

@@ -37,26 +37,46 @@ void set_check_icrc(bool on) { check_icrc = on; }
 int dissect_roce(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, void*) {
   Analyzer& a = session();
   const Verdict* v = nullptr;
+  const pfc::PauseVerdict* pause = nullptr;
+  const qos::DcbxVerdict* dcbx = nullptr;
   if (PINFO_FD_VISITED(pinfo)) {
     // Later passes may have no InfiniBand fields at all (GUI packet list,
     // retap): everything shown comes from the first pass.
     v = a.find(pinfo->num);
-    if (!v) return 0;
+    if (!v) pause = a.find_pause(pinfo->num);
+    if (!v && !pause) dcbx = a.find_dcbx(pinfo->num);
   } else {
-    PacketInfo p;
-    const Extracted e = extract(pinfo, tree, check_icrc, p);
-    if (e == Extracted::not_roce) return 0;
-    p.truncated = e == Extracted::truncated;
-    p.frame = pinfo->num;
-    name_point(pinfo, a, p.point);
-    v = &a.process(p);
+    const Extraction e = extract(pinfo, tree, check_icrc);
+    switch (e.kind) {
+      case Extracted::not_roce: return 0;
+      case Extracted::pause:
+        name_point(pinfo, a, e.pause.point);
+        pause = &a.process(e.pause);
+        break;
+      case Extracted::dcbx:
+        name_point(pinfo, a, e.dcbx.point);
+        dcbx = &a.process(pinfo->num, e.dcbx);
+        break;
+      case Extracted::ok:
+      case Extracted::truncated: {
+        PacketInfo p = e.packet;
+        p.truncated = e.kind == Extracted::truncated;
+        p.frame = pinfo->num;
+        name_point(pinfo, a, p.point);
+        v = &a.process(p);
+        break;
+      }
+    }
   }
-  render(tvb, pinfo, tree, *v, a);
+  if (!v && !pause && !dcbx) return 0;  // not ours, or the engine was reset since the first pass
+  if (v) render(tvb, pinfo, tree, *v, a);
+  else if (pause) render_pause(tvb, pinfo, tree, *pause, a);
+  else render_dcbx(tvb, pinfo, tree, *dcbx, a);
 
-  // The tap runs after this frame's dissection: the record lives in the packet pool.
+  // The tap runs after this frame's dissection: the record lives in the
+  // packet pool; the verdicts themselves stay put (the engine keeps them in deques).
   const uint64_t ts = static_cast<uint64_t>(pinfo->abs_ts.secs) * 1'000'000'000u + static_cast<uint64_t>(pinfo->abs_ts.nsecs);
-  // The verdict itself stays put: the engine stores verdicts in a deque.
-  tap_queue_packet(ids.tap, pinfo, pool_copy(pinfo, TapRecord{v, &a, ts, pinfo->fd->pkt_len}));
+  tap_queue_packet(ids.tap, pinfo, pool_copy(pinfo, TapRecord{v, &a, ts, pinfo->fd->pkt_len, pause, dcbx}));
   return tvb_captured_length(tvb);
 }
 

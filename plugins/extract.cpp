@@ -4,9 +4,13 @@
 #include <epan/proto.h>
 #include <wiretap/wtap.h>
 
+#include <algorithm>
 #include <array>
+#include <optional>
 
+#include "epan-ext/ethernet.h"
 #include "epan-ext/icrc.h"
+#include "epan-ext/lldp.h"
 #include "epan-ext/opcode.h"
 
 namespace roceshark::glue {
@@ -19,7 +23,7 @@ namespace {
 // locates each fixed-layout InfiniBand header (GRH, BTH, AETH), and the
 // UDP and IP headers are the bytes just before the BTH (see locate_ip).
 enum Field : size_t {
-  kIb, kLrh, kGrh, kBth, kAeth, kDmaLen,
+  kIb, kLrh, kGrh, kBth, kAeth, kDmaLen, kMacc, kLldp,
   kCmReqCommId, kCmReqQpn, kCmReqPsn, kCmRepCommId, kCmRepRemoteCommId, kCmRepQpn, kCmRepPsn,
   kFieldCount
 };
@@ -31,6 +35,8 @@ constexpr std::array<const char*, kFieldCount> kNames = {
     "infiniband.bth.opcode",     // first byte of the BTH
     "infiniband.aeth.syndrome",  // first byte of the AETH
     "infiniband.reth.dmalen",
+    "macc.opcode",               // first bytes of a MAC control PDU (PFC, PAUSE)
+    "lldp.tlv.type",             // first TLV header of an LLDP PDU
     "infiniband.cm.req", "infiniband.cm.req.localqpn", "infiniband.cm.req.startpsn",
     "infiniband.cm.rep", "infiniband.cm.rep.remotecommid", "infiniband.cm.rep.localqpn",
     "infiniband.cm.rep.startpsn",
@@ -99,6 +105,62 @@ bool locate_ip(tvbuff_t* ds, int bth, Encap& encap, int& start) {
   return false;
 }
 
+uint32_t frame_point(const packet_info* pinfo) {
+  return pinfo->rec && (pinfo->rec->presence_flags & WTAP_HAS_INTERFACE_ID)
+             ? pinfo->rec->rec_header.packet_header.interface_id
+             : 0;
+}
+
+uint64_t frame_ns(const packet_info* pinfo) {
+  return static_cast<uint64_t>(pinfo->abs_ts.secs) * 1'000'000'000u + static_cast<uint64_t>(pinfo->abs_ts.nsecs);
+}
+
+// The Ethernet header in front of `payload` in the data source, if the
+// frame is Ethernet from its first byte (not when tunnelled: then no MACs
+// or PCP are known).
+std::optional<L2Header> l2_before(tvbuff_t* ds, int payload) {
+  const uint8_t* b = bytes(ds, 0, static_cast<uint32_t>(payload));
+  return b ? parse_l2({b, static_cast<size_t>(payload)}, static_cast<size_t>(payload)) : std::nullopt;
+}
+
+// MAC control (IEEE 802.3 annex 31B, 802.1Qbb): opcode | class-enable vector |
+// 8 pause times for PFC; opcode | pause time for 802.3x PAUSE, which pauses
+// every priority and is read as a PFC frame enabling all eight.
+bool extract_pause(packet_info* pinfo, tvbuff_t* ds, int macc, pfc::PauseFrame& out) {
+  constexpr uint16_t kPause = 0x0001;
+  const uint8_t* op = bytes(ds, macc, 4);
+  if (!op) return false;
+  const auto opcode = static_cast<uint16_t>(op[0] << 8 | op[1]);
+  if (opcode != pfc::kPfcOpcode && opcode != kPause) return false;
+  out.frame = pinfo->num;
+  out.ts_ns = frame_ns(pinfo);
+  out.point = frame_point(pinfo);
+  out.wire_len = pinfo->fd->pkt_len;
+  if (const auto l2 = l2_before(ds, macc)) out.src = l2->src, out.dst = l2->dst;
+  const auto captured = static_cast<uint32_t>(std::max(0, tvb_captured_length_remaining(ds, macc)));
+  if (opcode == kPause) {
+    out.enable = 0xFF;
+    out.quanta.fill(static_cast<uint16_t>(op[2] << 8 | op[3]));
+    return true;
+  }
+  out.enable = static_cast<uint16_t>(op[2] << 8 | op[3]);
+  out.captured = static_cast<uint8_t>(std::min<uint32_t>(8, captured > 4 ? (captured - 4) / 2 : 0));
+  const uint8_t* q = bytes(ds, macc + 4, 2u * out.captured);
+  for (uint8_t c = 0; q && c < out.captured; ++c) out.quanta[c] = static_cast<uint16_t>(q[2 * c] << 8 | q[2 * c + 1]);
+  return true;
+}
+
+bool extract_dcbx(packet_info* pinfo, tvbuff_t* ds, int lldp, qos::DcbxAnnouncement& out) {
+  const auto len = tvb_captured_length_remaining(ds, lldp);
+  const uint8_t* b = len > 0 ? bytes(ds, lldp, static_cast<uint32_t>(len)) : nullptr;
+  auto a = b ? qos::parse_lldp_dcbx({b, static_cast<size_t>(len)}) : std::nullopt;
+  if (!a) return false;
+  out = std::move(*a);
+  out.point = frame_point(pinfo);
+  if (const auto l2 = l2_before(ds, lldp)) out.mac = l2->src;
+  return true;
+}
+
 void extract_cm(const Tree& t, PacketInfo& out) {
   CmMessage& cm = out.cm;
   uint32_t v = 0;
@@ -125,6 +187,7 @@ uint32_t read_l3(tvbuff_t* ds, int l3, Encap encap, PacketInfo& out) {
     out.src = Address::from({h + 12, 4});
     out.dst = Address::from({h + 16, 4});
     out.ecn = h[1] & 0x3;
+    out.dscp = static_cast<uint8_t>(h[1] >> 2);
     out.has_ip_id = true;
     out.ip_id = static_cast<uint16_t>(h[4] << 8 | h[5]);
     return static_cast<uint32_t>(h[2] << 8 | h[3]);
@@ -133,7 +196,9 @@ uint32_t read_l3(tvbuff_t* ds, int l3, Encap encap, PacketInfo& out) {
   if (!h) return 0;
   out.src = Address::from({h + 8, 16});
   out.dst = Address::from({h + 24, 16});
-  out.ecn = (h[1] >> 4) & 0x3;
+  const auto tclass = static_cast<uint8_t>((h[0] & 0x0F) << 4 | h[1] >> 4);  // DSCP:6 ECN:2
+  out.ecn = tclass & 0x3;
+  out.dscp = static_cast<uint8_t>(tclass >> 2);
   return kIpv6Header + static_cast<uint32_t>(h[4] << 8 | h[5]);
 }
 
@@ -151,25 +216,7 @@ void check_icrc(tvbuff_t* ds, int l3, Encap encap, uint32_t l3_len, PacketInfo& 
   out.icrc_expected = computed.value_or(0);
 }
 
-}  // namespace
-
-void resolve_fields() {
-  for (size_t i = 0; i < kFieldCount; ++i) hf[i] = proto_registrar_get_id_byname(kNames[i]);
-}
-
-GArray* wanted_fields() {
-  GArray* a = g_array_sized_new(FALSE, FALSE, sizeof(int), kFieldCount);
-  for (int id : hf)
-    if (id >= 0) g_array_append_val(a, id);
-  return a;
-}
-
-Extracted extract(packet_info* pinfo, proto_tree* tree, bool icrc_wanted, PacketInfo& out) {
-  const Tree t(tree);
-  const field_info* bth = t.first(kBth);
-  if (!bth) return t.first(kIb) && !t.first(kLrh) ? Extracted::truncated : Extracted::not_roce;
-  if (t.first(kLrh)) return Extracted::not_roce;  // native InfiniBand is not RoCE
-
+Extracted extract_roce(packet_info* pinfo, const Tree& t, const field_info* bth, bool icrc_wanted, PacketInfo& out) {
   tvbuff_t* ds = bth->ds_tvb;
   int l3_start = 0;
   if (const field_info* grh = t.first(kGrh)) {
@@ -207,15 +254,46 @@ Extracted extract(packet_info* pinfo, proto_tree* tree, bool icrc_wanted, Packet
   const auto bth_offset = static_cast<uint32_t>(bth->start - l3_start);
   if (l3_len < bth_offset + kBthLen + 4) return Extracted::truncated;
   out.payload_len = payload_length(out.opcode, l3_len - bth_offset, pad);
+  if (const auto l2 = l2_before(ds, l3_start)) {
+    out.dst_mac = l2->dst;
+    out.src_mac = l2->src;
+    out.pcp = l2->pcp;
+  }
 
   out.frame = pinfo->num;
-  out.ts_ns = static_cast<uint64_t>(pinfo->abs_ts.secs) * 1'000'000'000u + static_cast<uint64_t>(pinfo->abs_ts.nsecs);
+  out.ts_ns = frame_ns(pinfo);
   out.frame_len = pinfo->fd->pkt_len;
-  out.point = pinfo->rec && (pinfo->rec->presence_flags & WTAP_HAS_INTERFACE_ID)
-                  ? pinfo->rec->rec_header.packet_header.interface_id
-                  : 0;
+  out.point = frame_point(pinfo);
   if (icrc_wanted) check_icrc(ds, l3_start, out.encap, l3_len, out);
   return Extracted::ok;
+}
+
+}  // namespace
+
+void resolve_fields() {
+  for (size_t i = 0; i < kFieldCount; ++i) hf[i] = proto_registrar_get_id_byname(kNames[i]);
+}
+
+GArray* wanted_fields() {
+  GArray* a = g_array_sized_new(FALSE, FALSE, sizeof(int), kFieldCount);
+  for (int id : hf)
+    if (id >= 0) g_array_append_val(a, id);
+  return a;
+}
+
+Extraction extract(packet_info* pinfo, proto_tree* tree, bool icrc_wanted) {
+  const Tree t(tree);
+  Extraction e;
+  if (const field_info* bth = t.first(kBth)) {
+    if (!t.first(kLrh)) e.kind = extract_roce(pinfo, t, bth, icrc_wanted, e.packet);  // native InfiniBand is not RoCE
+  } else if (const field_info* macc = t.first(kMacc)) {
+    if (extract_pause(pinfo, macc->ds_tvb, macc->start, e.pause)) e.kind = Extracted::pause;
+  } else if (const field_info* lldp = t.first(kLldp)) {
+    if (extract_dcbx(pinfo, lldp->ds_tvb, lldp->start, e.dcbx)) e.kind = Extracted::dcbx;
+  } else if (t.first(kIb) && !t.first(kLrh)) {
+    e.kind = Extracted::truncated;
+  }
+  return e;
 }
 
 }  // namespace roceshark::glue

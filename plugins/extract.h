@@ -4,14 +4,25 @@
 #pragma once
 #include <epan/packet.h>
 
+#include "epan-ext/dcbx.h"
 #include "epan-ext/packet.h"
+#include "epan-ext/pfc_frame.h"
 
 namespace roceshark::glue {
 
 enum class Extracted {
   not_roce,
   truncated,  // InfiniBand was dissected but the BTH didn't fit in the capture
-  ok,
+  ok,         // a RoCE packet: `packet` is filled
+  pause,      // a PFC (or 802.3x PAUSE) frame: `pause` is filled
+  dcbx,       // an LLDP frame announcing DCBX PFC or APP settings: `dcbx` is filled
+};
+
+struct Extraction {
+  Extracted kind = Extracted::not_roce;
+  PacketInfo packet;
+  pfc::PauseFrame pause;
+  qos::DcbxAnnouncement dcbx;
 };
 
 // Resolves the field names; called once from the handoff.
@@ -19,6 +30,6 @@ void resolve_fields();
 // The fields the postdissector needs primed in every tree.
 GArray* wanted_fields();
 
-Extracted extract(packet_info* pinfo, proto_tree* tree, bool check_icrc, PacketInfo& out);
+Extraction extract(packet_info* pinfo, proto_tree* tree, bool check_icrc);
 
 }  // namespace roceshark::glue

@@ -4,9 +4,13 @@
 #include <epan/expert.h>
 #include <epan/prefs.h>
 #include <epan/tap.h>
+#include <wsutil/report_message.h>
+
+#include <string>
 
 #include "plugins/dissect.h"
 #include "plugins/extract.h"
+#include "plugins/register.h"
 #include "plugins/roce.h"
 
 namespace roceshark::glue {
@@ -25,12 +29,31 @@ gboolean pref_check_icrc = TRUE;
 
 const true_false_string kPresent = {"Yes", "No"};
 
-void init_file() {
-  Config cfg;
+// The configuration the preferences last validated to; a bad value is
+// reported (a dialog in the GUI, stderr in tshark) and the previous one kept.
+Config configured;
+
+void apply_preferences() {
+  Config cfg = configured;
   cfg.timeout_ns = uint64_t{pref_timeout_us} * 1000;
   cfg.duplicate_window_ns = uint64_t{pref_duplicate_window_us} * 1000;
   cfg.max_flows = pref_max_flows;
-  session_reset(cfg);
+  std::string error;
+  if (!apply_pfc_preferences(cfg, error) || !apply_qos_preferences(cfg, error)) {
+    report_failure("RoCE preference error: %s", error.c_str());
+    return;
+  }
+  configured = cfg;
+}
+
+}  // namespace
+
+const qos::Policy& configured_policy() { return configured.policy; }
+
+namespace {
+
+void init_file() {
+  session_reset(configured);
   set_check_icrc(pref_check_icrc);
 }
 
@@ -126,10 +149,12 @@ void register_fields() {
   proto_register_field_array(ids.proto, hf, array_length(hf));
   proto_register_subtree_array(ett, array_length(ett));
   expert_register_field_array(expert_register_protocol(ids.proto), ei, array_length(ei));
+  register_pfc_fields();
+  register_qos_fields();
 }
 
 void register_preferences() {
-  module_t* m = prefs_register_protocol(ids.proto, nullptr);
+  module_t* m = prefs_register_protocol(ids.proto, apply_preferences);
   prefs_register_uint_preference(m, "timeout_us", "Timeout threshold (us)",
                                  "A retransmission with no NAK before it, after at least this much silence on its "
                                  "flow, is a timeout retransmission",
@@ -143,6 +168,8 @@ void register_preferences() {
   prefs_register_uint_preference(m, "max_flows", "Flow limit",
                                  "Flows analysed per file; packets of further flows are counted, not analysed",
                                  10, &pref_max_flows);
+  register_pfc_preferences(m);
+  register_qos_preferences(m);
 }
 
 }  // namespace
@@ -158,6 +185,7 @@ void register_protocol() {
 }
 
 void register_handoff() {
+  apply_preferences();  // the defaults, before any file
   resolve_fields();
   set_postdissector_wanted_hfids(handle, wanted_fields());
 }

@@ -7,6 +7,7 @@
 #include "epan-ext/opcode.h"
 #include "plugins/dissect.h"
 #include "plugins/roce.h"
+#include "plugins/tree_util.h"
 
 namespace roceshark::glue {
 namespace {
@@ -31,13 +32,6 @@ const char* icrc_name(IcrcState s) {
   }
   return "?";
 }
-
-proto_item* gen(proto_item* it) {
-  proto_item_set_generated(it);
-  return it;
-}
-
-proto_item* add_flag(proto_tree* t, tvbuff_t* tvb, int hf) { return gen(proto_tree_add_boolean(t, hf, tvb, 0, 0, TRUE)); }
 
 // Info column tag, like TCP's "[TCP Retransmission]".
 const char* info_tag(const Verdict& v) {
@@ -174,7 +168,7 @@ void render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Verdict& 
   // Nobody looks at our items in most tshark runs: then add none (a null
   // tree makes every proto_tree_add_* return at once) but keep the expert
   // infos, which -z expert collects without a tree.
-  proto_tree* root = tree && proto_field_is_referenced(tree, ids.proto) ? tree : nullptr;
+  proto_tree* root = wanted_tree(tree, ids.proto);
   proto_item* ti = proto_tree_add_item(root, ids.proto, tvb, 0, 0, ENC_NA);
   proto_tree* t = proto_item_add_subtree(ti, ids.ett_roce);
   if (v.truncated) {
@@ -210,6 +204,8 @@ void render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Verdict& 
   if (p.icrc == IcrcState::not_captured && v.first_unchecked)
     expert_add_info_format(pinfo, ti, &ids.ei_icrc_unchecked,
                            "ICRC not captured at %s (snaplen): not checked on this flow", point.c_str());
+  render_packet_pfc(tvb, pinfo, t, v, a);
+  render_packet_qos(tvb, pinfo, t, v, a);
 }
 
 }  // namespace roceshark::glue

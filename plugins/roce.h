@@ -25,14 +25,27 @@ struct Ids {
   int ack_kind = -1, nak = -1, rnr_timer_us = -1, dup_ack = -1, rtt_ns = -1, request_frame = -1, covered = -1;
   int cnp = -1, cnp_qp = -1, fecn = -1, becn = -1;
   int icrc_status = -1, icrc_bad = -1, icrc_computed = -1;
+  // PFC, on PFC frames and on the RoCE packets they hold
+  int pfc_priority = -1, pfc_pause_ns = -1, pfc_xon = -1, pfc_storm = -1, pfc_no_ecn = -1, pfc_wrong_class = -1,
+      pfc_propagation = -1, pfc_storm_frame = -1, pfc_reserved_bits = -1, pfc_nonstandard_dst = -1,
+      pfc_truncated = -1, pfc_paused = -1, pfc_pause_frame = -1, pfc_stall_ns = -1, pfc_lossy_queue = -1,
+      priority = -1;
+  // QoS, on RoCE packets and on LLDP frames with DCBX
+  int qos_priority = -1, qos_dscp = -1, qos_pcp = -1, qos_pcp_check = -1, qos_learning = -1;
+  int qos_check[5] = {-1, -1, -1, -1, -1};  // by qos::Check
+  int dcbx_pfc_enabled = -1, dcbx_app = -1, dcbx_finding = -1;
 
-  gint ett_roce = -1, ett_seq = -1, ett_ack = -1;
+  gint ett_roce = -1, ett_seq = -1, ett_ack = -1, ett_pfc = -1, ett_pfc_class = -1, ett_qos = -1, ett_dcbx = -1;
 
   expert_field ei_gap = EI_INIT, ei_retransmission = EI_INIT, ei_gbn = EI_INIT, ei_timeout = EI_INIT,
                ei_rnr_retry = EI_INIT, ei_duplicate = EI_INIT, ei_nak = EI_INIT, ei_nak_error = EI_INIT,
                ei_rnr_nak = EI_INIT, ei_dup_ack = EI_INIT, ei_cnp = EI_INIT, ei_icrc_bad = EI_INIT,
                ei_icrc_unchecked = EI_INIT, ei_qp_reuse = EI_INIT, ei_truncated = EI_INIT,
-               ei_untracked = EI_INIT;
+               ei_untracked = EI_INIT, ei_pfc_storm = EI_INIT, ei_pfc_no_ecn = EI_INIT,
+               ei_pfc_wrong_class = EI_INIT, ei_pfc_propagation = EI_INIT, ei_pfc_reserved_bits = EI_INIT,
+               ei_pfc_nonstandard_dst = EI_INIT, ei_pfc_truncated = EI_INIT, ei_pfc_lossy_queue = EI_INIT;
+  expert_field ei_qos[5] = {EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT};  // by qos::Check
+  expert_field ei_dcbx[3] = {EI_INIT, EI_INIT, EI_INIT};                  // by qos::DcbxFinding::Kind
 };
 extern Ids ids;
 
@@ -41,5 +54,7 @@ extern Ids ids;
 Analyzer& session();
 void session_reset(const Config& cfg);
 void session_drop();
+// The policy the preferences give, for reports on files with no RoCE.
+const qos::Policy& configured_policy();
 
 }  // namespace roceshark::glue

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "epan-ext/text_table.h"
 #include "plugins/roce.h"
 
 namespace roceshark::glue {
@@ -26,6 +27,10 @@ void start_listener(void* tapdata, const std::string& filter, tap_reset_cb reset
   }
 }
 
-void register_taps() { register_qp_tap(); }
+void register_taps() {
+  register_qp_tap();
+  register_pfc_tap();
+  register_qos_tap();
+}
 
 }  // namespace roceshark::glue

@@ -16,5 +16,7 @@ void start_listener(void* tapdata, const std::string& filter, tap_reset_cb reset
                     tap_draw_cb draw, tap_finish_cb finish);
 
 void register_qp_tap();
+void register_pfc_tap();
+void register_qos_tap();
 
 }  // namespace roceshark::glue

@@ -20,6 +20,8 @@ struct MirrorCopy {
   size_t point = 0;
   bool ce = false, icrc_bad = false;
   std::string lost_before;
+  bool paused = false;
+  uint64_t pause_id = 0;
 };
 
 enum class EventKind : uint8_t {
@@ -32,6 +34,11 @@ enum class EventKind : uint8_t {
   resp_flush,     // a = qp, b = side: coalesced ACK deadline
   activate,       // a = qp: its traffic may start (CM first, if any)
   activate_side,  // a = qp, b = side: that side's send queue starts
+  point_tx,       // pkt leaves the point pkt->hop (after pacing or a pause)
+  egress_release, // a = egress, b = class: the next held frame may go
+  pause_end,      // a = egress, b = class: a pause window may have ended
+  pfc_frame,      // a = pfc directive, b = which of its frames
+  lldp_frame,     // a = lldp directive, b = which of its frames
 };
 
 struct Event {

@@ -11,7 +11,12 @@
 
 namespace roceshark::gen {
 
-enum class FrameKind : uint8_t { req, ack, nak, cnp, cm, readresp };
+enum class FrameKind : uint8_t { req, ack, nak, cnp, cm, readresp, pfc, lldp };
+
+constexpr bool is_roce(FrameKind k) { return k != FrameKind::pfc && k != FrameKind::lldp; }
+
+struct PfcDirective;
+struct LldpDirective;
 
 // Why a requester sent a packet; `none` for everything that is not a request.
 enum class Cause : uint8_t { none, original, gbn, timeout, rnr };
@@ -32,6 +37,9 @@ struct FrameInfo {
   uint16_t cm_attr = 0;   // MAD attribute ID, for CM
   Cause cause = Cause::none;
   size_t message = kNoMessage;  // scenario message, for requests
+  // Link-local frames (kind pfc / lldp): the directive that sends them.
+  const PfcDirective* pfc = nullptr;
+  const LldpDirective* lldp = nullptr;
 };
 
 struct Frame {
@@ -44,6 +52,9 @@ struct Frame {
   bool ce = false;          // ECN is CE in this copy
   bool icrc_bad = false;    // corrupted upstream: the ICRC no longer matches
   std::string_view lost_before;  // the node before which this transmission is lost, if it is
+  bool paused = false;      // waited at this point in a busy period a PFC pause began
+  uint64_t pause_id = 0;    // ... the XOFF that opened that pause: the PFC frame with this ctrl_id
+  uint64_t ctrl_id = 0;     // a PFC frame's own id (1, 2, ...), for pause_id
 };
 
 class FrameSink {

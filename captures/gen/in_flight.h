@@ -21,6 +21,10 @@ struct InFlight {
   uint64_t msg_length = 0;  // of the message a request belongs to (a READ's DMA length)
   bool ce = false;
   bool corrupt = false;
+  // Waits at the current point in a busy period a PFC pause began: recorded
+  // as such when it leaves, naming the XOFF that opened that pause.
+  bool held = false;
+  uint64_t pause_id = 0;
 };
 
 using PacketPtr = std::shared_ptr<InFlight>;

@@ -4,6 +4,7 @@
 #include "captures/gen/aeth.h"
 #include "captures/gen/cm_mad.h"
 #include "captures/gen/rnr_timer.h"
+#include "captures/gen/scenario.h"
 #include "epan-ext/psn.h"
 
 namespace roceshark::gen {
@@ -16,8 +17,16 @@ std::string_view kind_name(FrameKind k) {
     case FrameKind::cnp: return "cnp";
     case FrameKind::cm: return "cm";
     case FrameKind::readresp: return "readresp";
+    case FrameKind::pfc: return "pfc";
+    case FrameKind::lldp: return "lldp";
   }
   return "?";
+}
+
+std::string_view pfc_verdict(uint8_t enable, const std::array<uint16_t, 8>& quanta) {
+  for (int c = 0; c < 8; ++c)
+    if (enable >> c & 1 && quanta[c] > 0) return "pfc-xoff";
+  return "pfc-xon";
 }
 
 std::string_view cause_name(Cause c, bool mirror) {
@@ -60,12 +69,30 @@ std::string Observer::request_verdict(Stream& s, const FrameInfo& in, Ns time) c
     if (d == 0) v = "in-order";
     else if (d > 0) v = "gap:" + std::to_string(d);
     else if (in.cause == Cause::gbn && recorded(&RecordedNaks::seq_ns, 0)) v = "gbn";
-    else if (in.cause == Cause::timeout) v = "timeout";
+    else if (in.cause == Cause::timeout) v = timeout_verdict(s, in, time);
     else if (in.cause == Cause::rnr && recorded(&RecordedNaks::rnr_ns, rnr_wait)) v = "rnr-retry";
     else v = "retransmission";  // its NAK is not in the capture: the cause can't be seen
   }
+  if (in.cause != Cause::timeout || v == "in-order" || v.starts_with("gap:")) s.run.reset();
   if (!s.highest || psn::diff(last, *s.highest) > 0) s.highest = last;
+  s.last_request = time;
   return v;
+}
+
+// A timer resend shows as one only after a silence the observer can see:
+// a pause may have held the originals, so that they and the resends pass
+// here back to back. The silence before a run's first packet decides for
+// the whole run, as it continues in PSN order up to the highest PSN seen.
+std::string Observer::timeout_verdict(Stream& s, const FrameInfo& in, Ns time) {
+  if (s.run && psn::diff(in.psn, s.run_last) > 0 && psn::diff(in.psn, s.run_end) <= 0) {
+    s.run_last = in.psn;
+    return *s.run;
+  }
+  const bool quiet = !s.last_request || time - *s.last_request >= kTimeoutThresholdNs;
+  s.run = quiet ? "timeout" : "retransmission";
+  s.run_last = in.psn;
+  s.run_end = *s.highest;
+  return *s.run;
 }
 
 std::optional<uint64_t> Observer::cover(Stream& s, uint32_t limit, bool inclusive) {
@@ -82,6 +109,8 @@ std::optional<uint64_t> Observer::cover(Stream& s, uint32_t limit, bool inclusiv
 Judgement Observer::judge(const Frame& f, uint64_t number) {
   const FrameInfo& in = *f.info;
   if (f.mirror) return {"duplicate", std::nullopt};  // a copy tells nothing new and changes nothing
+  if (in.kind == FrameKind::pfc) return {std::string(pfc_verdict(in.pfc->enable, in.pfc->quanta)), std::nullopt};
+  if (in.kind == FrameKind::lldp) return {"lldp", std::nullopt};
   Stream& s = streams_[Key{f.point, in.qp, in.req_side}];
   switch (in.kind) {
     case FrameKind::req: {
@@ -117,6 +146,8 @@ Judgement Observer::judge(const Frame& f, uint64_t number) {
       if (in.cm_attr == cm::kAttrReq) return {"cm-req", std::nullopt};
       if (in.cm_attr == cm::kAttrRep) return {"cm-rep", std::nullopt};
       return {"cm-rtu", std::nullopt};
+    case FrameKind::pfc:
+    case FrameKind::lldp: break;  // judged above
   }
   return {"?", std::nullopt};
 }

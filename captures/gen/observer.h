@@ -4,6 +4,7 @@
 // the contract the analysis engine is tested against (captures/README.md,
 // "Verdicts"); keep the two in step.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -35,6 +36,11 @@ class Observer {
     std::optional<uint32_t> highest;   // highest request PSN seen (a READ counts to its last)
     std::optional<uint32_t> last_ack;  // highest ACK PSN so far
     std::deque<Eligible> waiting;      // AckReq requests no response has covered yet, PSN order
+    std::optional<Ns> last_request;    // when the previous request passed
+    // The timer-driven resend run in progress: its verdict holds for the
+    // resends that follow it in PSN order up to `run_end`.
+    std::optional<std::string> run;
+    uint32_t run_last = 0, run_end = 0;
   };
   using Key = std::tuple<size_t, size_t, int>;  // point, qp, requester side
   // The latest NAKs of each kind recorded anywhere in the file, per (qp,
@@ -46,6 +52,7 @@ class Observer {
   };
 
   std::string request_verdict(Stream& s, const FrameInfo& in, Ns time) const;
+  static std::string timeout_verdict(Stream& s, const FrameInfo& in, Ns time);
   // Marks covered the waiting requests up to `limit` (or below it when
   // !inclusive) and returns the newest of them.
   static std::optional<uint64_t> cover(Stream& s, uint32_t limit, bool inclusive);
@@ -61,6 +68,8 @@ inline constexpr Ns kTimeoutThresholdNs = 1'000'000;
 
 // Text forms used in the truth file.
 std::string_view kind_name(FrameKind k);
+// pfc-xoff when any enabled class pauses, pfc-xon when all resume.
+std::string_view pfc_verdict(uint8_t enable, const std::array<uint16_t, 8>& quanta);
 std::string_view cause_name(Cause c, bool mirror);
 std::string nak_verdict(uint8_t syndrome);
 

@@ -6,6 +6,34 @@
 namespace roceshark::gen {
 namespace {
 
+// "prio:quanta" for each class the PFC frame enables, then what is odd about it.
+void pfc_note(const PfcDirective& d, std::string& n) {
+  auto add = [&](const std::string& s) { n += (n.empty() ? "" : ";") + s; };
+  for (int c = 0; c < 8; ++c)
+    if (d.enable >> c & 1) add(std::to_string(c) + ":" + std::to_string(d.quanta[c]));
+  if (d.storm) add("storm");
+  if (d.reserved) add("reserved-bits");
+  if (d.truncate) add("short");
+  if (d.dst) add("bad-dst");
+}
+
+// "pfc=3,4" (or "pfc=none") and "app=DSCP:PRIO,..." as the LLDPDU announces them.
+void lldp_note(const LldpDirective& d, std::string& n) {
+  auto add = [&](const std::string& s) { n += (n.empty() ? "" : ";") + s; };
+  if (d.pfc_enable) {
+    std::string p;
+    for (int c = 0; c < 8; ++c)
+      if (*d.pfc_enable >> c & 1) p += (p.empty() ? "" : ",") + std::to_string(c);
+    add("pfc=" + (p.empty() ? std::string("none") : p));
+  }
+  if (!d.app.empty()) {
+    std::string a;
+    for (const AppEntry& e : d.app)
+      a += (a.empty() ? "" : ",") + std::to_string(e.dscp) + ":" + std::to_string(e.priority);
+    add("app=" + a);
+  }
+}
+
 std::vector<Interface> interfaces(const Scenario& sc, std::optional<size_t> only) {
   std::vector<Interface> v;
   for (size_t p = 0; p < sc.points.size(); ++p)
@@ -26,6 +54,8 @@ std::string Output::note(const Frame& f) const {
     if (!n.empty()) n += ';';
     n += s;
   };
+  if (f.info->pfc) pfc_note(*f.info->pfc, n);
+  if (f.info->lldp) lldp_note(*f.info->lldp, n);
   if (f.info->message != kNoMessage && !sc_.messages[f.info->message].id.empty())
     add("msg=" + sc_.messages[f.info->message].id);
   if (f.ce) add("ce");
@@ -41,6 +71,7 @@ void Output::frame(const Frame& f) {
   const int64_t ts = sc_.epoch_s * 1'000'000'000 + f.time;
   pcap_.write(static_cast<uint32_t>(only_ ? 0 : f.point), ts, f.data, f.wire_len);
   Judgement j = observer_.judge(f, count_);
+  if (f.ctrl_id) pfc_frames_[f.ctrl_id] = count_;
   if (!truth_) return;
   const FrameInfo& in = *f.info;
   const std::string n = note(f);
@@ -48,12 +79,19 @@ void Output::frame(const Frame& f) {
   r.frame = count_;
   r.point = sc_.points[f.point].name;
   r.ts_ns = ts;
-  r.src = sc_.hosts[in.src_host].name;
-  r.dst = sc_.hosts[in.dst_host].name;
   r.kind = kind_name(in.kind);
-  r.qpn = in.dest_qpn;
-  r.psn = in.psn;
-  r.opcode = in.opcode;
+  if (is_roce(in.kind)) {
+    r.src = sc_.hosts[in.src_host].name;
+    r.dst = sc_.hosts[in.dst_host].name;
+    r.qpn = in.dest_qpn;
+    r.psn = in.psn;
+    r.opcode = in.opcode;
+    r.paused = f.paused;
+    if (f.paused) r.pause_frame = pfc_frames_.at(f.pause_id);
+  } else {
+    r.src = in.pfc ? in.pfc->from.name : in.lldp->from.name;
+    r.dst = "-";  // to the link partner
+  }
   r.verdict = j.verdict;
   r.cause = cause_name(in.cause, f.mirror);
   r.request_frame = j.request_frame;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "captures/gen/frame.h"
 #include "captures/gen/observer.h"
@@ -38,6 +39,7 @@ class Output : public FrameSink {
   std::unique_ptr<TruthWriter> truth_;
   Observer observer_;
   uint64_t count_ = 0;
+  std::unordered_map<uint64_t, uint64_t> pfc_frames_;  // PFC ctrl_id -> its frame number here
 };
 
 }  // namespace roceshark::gen

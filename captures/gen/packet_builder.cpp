@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "captures/gen/packet_builder.h"
 
+#include <algorithm>
+
 #include "captures/gen/byte_writer.h"
 #include "captures/gen/checksum.h"
 #include "epan-ext/icrc.h"
@@ -123,6 +125,42 @@ void set_ecn(std::span<uint8_t> frame, const Layout& at, Transport t, uint8_t ec
 uint8_t get_ecn(std::span<const uint8_t> frame, const Layout& at, Transport t) {
   const uint8_t* h = frame.data() + at.l3;
   return t == Transport::v2_ipv4 ? h[1] & 3 : (h[1] >> 4) & 3;
+}
+
+void set_dscp(std::span<uint8_t> frame, const Layout& at, Transport t, uint8_t dscp) {
+  uint8_t* h = frame.data() + at.l3;
+  if (t == Transport::v2_ipv4) {
+    h[1] = static_cast<uint8_t>((dscp & 0x3F) << 2 | (h[1] & 3));
+    put_u16(h + 10, ipv4_header_checksum({h, 20}));
+  } else {  // traffic class bits 7:2 sit in byte 0 bits 3:0 and byte 1 bits 7:6
+    h[0] = static_cast<uint8_t>((h[0] & 0xF0) | (dscp & 0x3F) >> 2);
+    h[1] = static_cast<uint8_t>((h[1] & 0x3F) | (dscp & 3) << 6);
+  }
+}
+
+uint8_t get_dscp(std::span<const uint8_t> frame, const Layout& at, Transport t) {
+  const uint8_t* h = frame.data() + at.l3;
+  if (t == Transport::v2_ipv4) return h[1] >> 2;
+  return static_cast<uint8_t>((h[0] & 0x0F) << 2 | h[1] >> 6);
+}
+
+std::optional<uint8_t> get_pcp(std::span<const uint8_t> frame) {
+  if (get_u16(frame.data() + 12) != 0x8100) return std::nullopt;
+  return frame[14] >> 5;
+}
+
+void set_pcp(std::span<uint8_t> frame, uint8_t pcp) {
+  if (get_u16(frame.data() + 12) == 0x8100) frame[14] = static_cast<uint8_t>((pcp & 7) << 5 | (frame[14] & 0x1F));
+}
+
+uint8_t frame_priority(std::span<const uint8_t> frame, const Layout& at, Transport t) {
+  if (auto pcp = get_pcp(frame)) return *pcp;
+  return get_dscp(frame, at, t) >> 3;
+}
+
+void set_link_macs(std::span<uint8_t> frame, const Mac& src, const Mac& dst) {
+  std::copy(dst.begin(), dst.end(), frame.begin());
+  std::copy(src.begin(), src.end(), frame.begin() + 6);
 }
 
 void decrement_ttl(std::span<uint8_t> frame, const Layout& at, Transport t) {

@@ -97,6 +97,17 @@ BuiltFrame build_frame(const LinkHeader& l2, const NetHeader& l3, const Bth& bth
 void set_ecn(std::span<uint8_t> frame, const Layout& at, Transport t, uint8_t ecn);
 uint8_t get_ecn(std::span<const uint8_t> frame, const Layout& at, Transport t);
 void decrement_ttl(std::span<uint8_t> frame, const Layout& at, Transport t);
+// A router forwards with its own MAC as the source (not covered by the ICRC).
+void set_link_macs(std::span<uint8_t> frame, const Mac& src, const Mac& dst);
+// DSCP: the IPv4 DS field, the IPv6 or GRH traffic class, less the ECN bits.
+void set_dscp(std::span<uint8_t> frame, const Layout& at, Transport t, uint8_t dscp);
+uint8_t get_dscp(std::span<const uint8_t> frame, const Layout& at, Transport t);
+// The 802.1Q priority, if the frame is tagged.
+std::optional<uint8_t> get_pcp(std::span<const uint8_t> frame);
+void set_pcp(std::span<uint8_t> frame, uint8_t pcp);  // tagged frames only
+// The traffic class a switch queues the frame in: its PCP when tagged,
+// else its DSCP >> 3 (the default DSCP-to-priority map: 26 -> 3, 48 -> 6).
+uint8_t frame_priority(std::span<const uint8_t> frame, const Layout& at, Transport t);
 
 // RoCEv2 UDP source port for a QP pair, as Linux picks it
 // (rdma_calc_flow_label + rdma_flow_label_to_udp_sport): same both ways.

@@ -35,7 +35,12 @@ uint64_t ca_guid(const Mac& mac) {
 }  // namespace
 
 PacketFactory::PacketFactory(const Scenario& sc)
-    : sc_(sc), ip_id_(sc.hosts.size(), 0), mad_psn_(sc.hosts.size(), 0) {
+    : sc_(sc),
+      changes_(sc.qps.size()),
+      marking_used_(sc.markings.size(), false),
+      ip_id_(sc.hosts.size(), 0),
+      mad_psn_(sc.hosts.size(), 0) {
+  for (size_t i = 0; i < sc.markings.size(); ++i) changes_[sc.markings[i].qp][sc.markings[i].side].push_back(i);
   for (size_t h = 0; h < sc.hosts.size(); ++h) {
     ip_id_[h] = static_cast<uint16_t>(hash_combine(sc.seed, 0x1D00 + h));
     mad_psn_[h] = static_cast<uint32_t>(hash_combine(sc.seed, 0x3AD0 + h)) & psn::kMask;
@@ -48,21 +53,51 @@ uint64_t PacketFactory::key(size_t qp, int side, uint64_t a, uint64_t b, uint64_
   return hash_combine(hash_combine(hash_combine(h, a), b), c);
 }
 
+Marking PacketFactory::marking_now(size_t qp, int side, Ns now) {
+  const auto& list = changes_[qp][side];
+  for (auto it = list.rbegin(); it != list.rend(); ++it)
+    if (sc_.markings[*it].at <= now) {
+      marking_used_[*it] = true;  // only the newest shows; one never newest while packets were built is unused
+      break;
+    }
+  return marking(qp, side, now);
+}
+
+Marking PacketFactory::marking(size_t qp, int side, Ns now) const {
+  const Qp& q = sc_.qps[qp];
+  Marking m{q.vlan, q.pcp, q.dscp, q.ecn};
+  for (size_t i : changes_[qp][side]) {  // in time order
+    const MarkingChange& c = sc_.markings[i];
+    if (c.at > now) break;
+    if (c.dscp) m.dscp = *c.dscp;
+    if (c.ecn) m.ecn = *c.ecn;
+    if (c.pcp) m.pcp = *c.pcp;
+  }
+  return m;
+}
+
+std::vector<int> PacketFactory::unused_markings() const {
+  std::vector<int> lines;
+  for (size_t i = 0; i < marking_used_.size(); ++i)
+    if (!marking_used_[i]) lines.push_back(sc_.markings[i].line);
+  return lines;
+}
+
 PacketPtr PacketFactory::make(size_t qp, int from, const Bth& bth, const Extensions& ext,
-                              std::span<const uint8_t> payload, uint8_t dscp, uint8_t ecn) {
+                              std::span<const uint8_t> payload, const Marking& m) {
   const Qp& q = sc_.qps[qp];
   const size_t src = q.side[from].host, dst = q.side[1 - from].host;
   const Host& hs = sc_.hosts[src];
   const Host& hd = sc_.hosts[dst];
-  LinkHeader l2{hs.mac, hd.mac, q.vlan, q.pcp};
+  LinkHeader l2{hs.mac, hd.mac, m.vlan, m.pcp};
   NetHeader l3;
   l3.transport = q.transport;
   l3.src4 = hs.ip4;
   l3.dst4 = hd.ip4;
   l3.src6 = gid_of(hs, q.transport);
   l3.dst6 = gid_of(hd, q.transport);
-  l3.dscp = dscp;
-  l3.ecn = ecn;
+  l3.dscp = m.dscp;
+  l3.ecn = m.ecn;
   l3.ip_id = ip_id_[src]++;
   // MADs travel between the QP1s, so they hash differently from the data QPs.
   const bool gsi = bth.dest_qp == kGsiQp;
@@ -80,10 +115,11 @@ PacketPtr PacketFactory::make(size_t qp, int from, const Bth& bth, const Extensi
   p->info.psn = bth.psn;
   p->info.opcode = bth.opcode;
   p->info.ackreq = bth.ackreq;
+  p->ce = m.ecn == 3;  // a sender may mark CE itself; the receiver reacts the same
   return p;
 }
 
-PacketPtr PacketFactory::request(size_t qp, int side, const RequestPacket& r) {
+PacketPtr PacketFactory::request(size_t qp, int side, const RequestPacket& r, Ns now) {
   const Qp& q = sc_.qps[qp];
   Bth bth;
   bth.opcode = r.seg.opcode;
@@ -101,7 +137,7 @@ PacketPtr PacketFactory::request(size_t qp, int side, const RequestPacket& r) {
   if (r.seg.imm) ext.imm = static_cast<uint32_t>(key(qp, side, r.message, r.copy, 0x1AA));
   scratch_.resize(r.seg.payload);
   fill_bytes(key(qp, side, r.message, r.copy, r.seg.index), scratch_);
-  auto p = make(qp, side, bth, ext, scratch_, q.dscp, q.ecn);
+  auto p = make(qp, side, bth, ext, scratch_, marking_now(qp, side, now));
   p->info.kind = FrameKind::req;
   p->info.req_side = side;
   p->info.psn_span = r.span;
@@ -110,7 +146,7 @@ PacketPtr PacketFactory::request(size_t qp, int side, const RequestPacket& r) {
   return p;
 }
 
-PacketPtr PacketFactory::reply(size_t qp, int resp_side, const Reply& r) {
+PacketPtr PacketFactory::reply(size_t qp, int resp_side, const Reply& r, Ns now) {
   const Qp& q = sc_.qps[qp];
   Bth bth;
   bth.opcode = op::kAck;
@@ -119,14 +155,14 @@ PacketPtr PacketFactory::reply(size_t qp, int resp_side, const Reply& r) {
   bth.psn = r.psn;
   Extensions ext;
   ext.aeth = Aeth{r.syndrome, r.msn};
-  auto p = make(qp, resp_side, bth, ext, {}, q.dscp, q.ecn);
+  auto p = make(qp, resp_side, bth, ext, {}, marking_now(qp, resp_side, now));
   p->info.kind = aeth::is_ack(r.syndrome) ? FrameKind::ack : FrameKind::nak;
   p->info.req_side = 1 - resp_side;
   p->info.syndrome = r.syndrome;
   return p;
 }
 
-PacketPtr PacketFactory::read_response(size_t qp, int resp_side, const Reply& read, uint32_t index) {
+PacketPtr PacketFactory::read_response(size_t qp, int resp_side, const Reply& read, uint32_t index, Ns now) {
   const Qp& q = sc_.qps[qp];
   const Segment seg = read_response_segment(read.read_length, q.mtu, index);
   Bth bth;
@@ -139,7 +175,7 @@ PacketPtr PacketFactory::read_response(size_t qp, int resp_side, const Reply& re
   if (seg.aeth) ext.aeth = Aeth{aeth::kAckInvalidCredit, read.msn};
   scratch_.resize(seg.payload);
   fill_bytes(key(qp, resp_side, read.psn, index, 0x5244), scratch_);
-  auto p = make(qp, resp_side, bth, ext, scratch_, q.dscp, q.ecn);
+  auto p = make(qp, resp_side, bth, ext, scratch_, marking_now(qp, resp_side, now));
   p->info.kind = FrameKind::readresp;
   p->info.req_side = 1 - resp_side;
   return p;
@@ -154,13 +190,14 @@ PacketPtr PacketFactory::cnp(size_t qp, int np_side) {
   bth.dest_qp = q.side[1 - np_side].qpn;
   bth.psn = 0;
   static constexpr uint8_t kReserved[16] = {};
-  auto p = make(qp, np_side, bth, {}, kReserved, sc_.timing.cnp_dscp, sc_.timing.cnp_ecn);
+  const Marking m{q.vlan, sc_.cnp_pcp_of(q), sc_.cnp_dscp_of(q), sc_.timing.cnp_ecn};
+  auto p = make(qp, np_side, bth, {}, kReserved, m);
   p->info.kind = FrameKind::cnp;
   p->info.req_side = 1 - np_side;
   return p;
 }
 
-PacketPtr PacketFactory::cm(size_t qp, uint16_t attr) {
+PacketPtr PacketFactory::cm(size_t qp, uint16_t attr, Ns now) {
   const Qp& q = sc_.qps[qp];
   const CmExchange& x = *q.cm;
   const int from = attr == cm::kAttrRep ? 1 : 0;
@@ -201,7 +238,7 @@ PacketPtr PacketFactory::cm(size_t qp, uint16_t attr) {
   mad_psn_[host] = psn::add(mad_psn_[host], 1);
   Extensions ext;
   ext.deth = Deth{cm::kQp1Qkey, kGsiQp};
-  auto p = make(qp, from, bth, ext, mad, q.dscp, q.ecn);
+  auto p = make(qp, from, bth, ext, mad, marking_now(qp, from, now));
   p->info.kind = FrameKind::cm;
   p->info.req_side = from;
   p->info.cm_attr = attr;

@@ -16,6 +16,8 @@ struct Route {
   size_t points() const { return path->points.size(); }
   size_t point(size_t hop) const { return path->points[forward ? hop : points() - 1 - hop]; }
   Ns latency(size_t segment) const { return path->latency[forward ? segment : points() - segment]; }
+  // Routed hops on the segment: each takes one off the TTL.
+  size_t switches(size_t segment) const { return path->switches[forward ? segment : points() - segment].size(); }
   size_t sender() const { return path->hosts[forward ? 0 : 1]; }
   size_t receiver() const { return path->hosts[forward ? 1 : 0]; }
 };

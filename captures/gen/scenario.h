@@ -24,21 +24,57 @@ struct Host {
   Mac mac{};
 };
 
-// A capture point: a tap or a switch port where the traffic is recorded.
-// Later per-point features (DSCP remarking, ERSPAN, clock offset) go here.
+// A capture point: a tap on one link, where the traffic is recorded.
+// Later per-point features (ERSPAN, clock offset) go here.
 struct Point {
   std::string name;
   std::optional<uint32_t> snaplen;                  // else the scenario's
   std::optional<Ns> mirror_dup;                     // SPAN: each frame again, this much later
   std::optional<std::array<size_t, 2>> only_dir;    // record only host [0] -> host [1]
+  std::optional<double> gbps;                       // `speed`: the tapped link paces its frames
+};
+
+// A routed hop between capture points: a switch (or router) with one MAC,
+// which it uses on all its ports. It forwards RoCEv2 with its own MAC as
+// the source and decrements the TTL; it bridges RoCEv1.
+struct Switch {
+  std::string name;
+  Mac mac{};
+  bool implicit = false;  // made by `path` for two adjacent points with no switch named between them
+  int line = 0;
+};
+
+// An end of a link a point taps: a host or a switch. PFC and LLDP come from
+// one; an egress is a point's direction towards one.
+struct NodeRef {
+  enum class Kind : uint8_t { host, sw };
+  Kind kind = Kind::host;
+  size_t index = 0;
+  bool operator==(const NodeRef&) const = default;
 };
 
 // hosts[0] - latency[0] - points[0] - latency[1] - ... - hosts[1].
-// Packets from hosts[1] walk it backwards.
+// Packets from hosts[1] walk it backwards. Segment k (latency[k]) leads to
+// points[k] (the last one to hosts[1]) and crosses switches[k], in
+// hosts[0] -> hosts[1] order; its latency includes them.
 struct Path {
   std::array<size_t, 2> hosts{};
   std::vector<size_t> points;
-  std::vector<Ns> latency;  // points.size() + 1 segments
+  std::vector<Ns> latency;                  // points.size() + 1 segments
+  std::vector<std::vector<size_t>> switches;  // per segment: indices into Scenario::switches
+  int line = 0;
+
+  // The ends of the link points[i] taps: towards hosts[0] and towards hosts[1].
+  NodeRef before(size_t i) const {
+    for (size_t k = i + 1; k-- > 0;)
+      if (!switches[k].empty()) return {NodeRef::Kind::sw, switches[k].back()};
+    return {NodeRef::Kind::host, hosts[0]};
+  }
+  NodeRef after(size_t i) const {
+    for (size_t k = i + 1; k < switches.size(); ++k)
+      if (!switches[k].empty()) return {NodeRef::Kind::sw, switches[k].front()};
+    return {NodeRef::Kind::host, hosts[1]};
+  }
 };
 
 struct CmExchange {
@@ -64,6 +100,7 @@ struct Qp {
   uint8_t pcp = 0;
   uint8_t dscp = 26;
   uint8_t ecn = 2;  // ECT(0)
+  std::optional<uint8_t> cnp_dscp, cnp_pcp;  // else the scenario's
   uint16_t pkey = 0xFFFF;
   uint32_t ackreq_every = 0;  // also set AckReq on every Nth packet of a message
   uint32_t window = 128;      // outstanding PSNs per send queue
@@ -138,6 +175,79 @@ struct ForcedReply {
   int line = 0;
 };
 
+// The marking a QP end puts on what it sends from `at` on (`marking`).
+// Unset fields keep their value.
+struct MarkingChange {
+  size_t qp = 0;
+  int side = 0;
+  Ns at = 0;
+  std::optional<uint8_t> dscp, ecn, pcp;
+  int line = 0;
+};
+
+// A device past a point rewriting the marking of RoCE packets (`rewrite`):
+// the point records the new value, and it stays downstream.
+struct Rewrite {
+  size_t point = 0;
+  std::optional<uint8_t> dscp_from, dscp;  // *_from: only packets with that value
+  std::optional<uint8_t> pcp_from, pcp;
+  std::optional<std::array<size_t, 2>> dir;  // only host [0] -> host [1]
+  int line = 0;
+};
+
+// The device on one end of a tapped link that sends PFC or LLDP: a host's
+// NIC or a switch port, with that node's MAC. PFC pauses what the point
+// passes towards it.
+struct LinkPort {
+  NodeRef node;
+  std::string name;  // the node's
+  Mac mac{};
+};
+
+// Times a link-local frame is sent: at, at + every, ... (count of them).
+struct Schedule {
+  Ns at = 0;
+  uint64_t count = 1;
+  Ns every = 0;
+  Ns time(uint64_t k) const { return at + static_cast<Ns>(k) * every; }
+};
+
+// `pfc` / `xon`: IEEE 802.1Qbb PFC frames recorded at a point.
+struct PfcDirective {
+  size_t point = 0;
+  LinkPort from;
+  uint8_t enable = 0;                  // class-enable vector, low byte
+  std::array<uint16_t, 8> quanta{};    // per class; 0 where not enabled
+  Schedule when;
+  bool storm = false;                  // for the truth file's note
+  uint8_t reserved = 0;                // upper byte of the vector (must be 0)
+  std::optional<uint32_t> truncate;    // the frame is cut to this many bytes
+  std::optional<Mac> dst;              // else 01:80:C2:00:00:01
+  int line = 0;
+  // A receiver acts only on a well-formed frame to the PFC address (it
+  // ignores reserved bits, as 802.1Qbb says).
+  bool effective() const { return !truncate && !dst; }
+};
+
+struct AppEntry {
+  uint16_t dscp = 0;
+  uint8_t priority = 0;
+};
+
+// `lldp`: an LLDPDU with the IEEE 802.1Qaz DCBX TLVs, recorded at a point.
+struct LldpDirective {
+  size_t point = 0;
+  LinkPort from;
+  std::string port;                   // Port ID TLV: `port=`, else the device's name
+  std::optional<uint8_t> pfc_enable;  // PFC Configuration TLV, when given
+  bool willing = false, mbc = false;
+  uint8_t pfc_cap = 8;
+  std::vector<AppEntry> app;          // Application Priority TLV, when not empty
+  uint16_t ttl = 120;
+  Schedule when;
+  int line = 0;
+};
+
 struct Timing {
   double link_gbps = 100;
   Ns jitter = 0;
@@ -149,6 +259,7 @@ struct Timing {
   Ns cnp_interval = 50'000;
   uint8_t cnp_dscp = 48;
   uint8_t cnp_ecn = 0;
+  uint8_t cnp_pcp = 6;  // a tagged QP's CNPs carry its VLAN with this priority
   Ns max_time = 10'000'000'000;  // a safety net against scenarios that never settle
 };
 
@@ -160,6 +271,7 @@ struct Scenario {
   Timing timing;
   std::vector<Host> hosts;
   std::vector<Point> points;
+  std::vector<Switch> switches;
   std::vector<Path> paths;
   std::vector<Qp> qps;
   std::vector<Message> messages;
@@ -167,9 +279,22 @@ struct Scenario {
   std::vector<Corrupt> corrupts;
   std::vector<EcnMark> marks;
   std::vector<ForcedReply> replies;
+  std::vector<MarkingChange> markings;  // sorted by (qp, side, at)
+  std::vector<Rewrite> rewrites;
+  std::vector<PfcDirective> pfcs;
+  std::vector<LldpDirective> lldps;
   std::map<std::string, std::string> expect;  // read by the tests, not the generator
 
   uint32_t snaplen_of(size_t point) const { return points[point].snaplen.value_or(snaplen); }
+  double gbps_of(size_t point) const { return points[point].gbps.value_or(timing.link_gbps); }
+  uint8_t cnp_dscp_of(const Qp& q) const { return q.cnp_dscp.value_or(timing.cnp_dscp); }
+  uint8_t cnp_pcp_of(const Qp& q) const { return q.cnp_pcp.value_or(timing.cnp_pcp); }
+  const std::string& node_name(NodeRef n) const {
+    return n.kind == NodeRef::Kind::host ? hosts[n.index].name : switches[n.index].name;
+  }
+  const Mac& node_mac(NodeRef n) const {
+    return n.kind == NodeRef::Kind::host ? hosts[n.index].mac : switches[n.index].mac;
+  }
 };
 
 }  // namespace roceshark::gen

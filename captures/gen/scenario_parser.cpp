@@ -4,10 +4,13 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 
+#include "captures/gen/pfc_frame.h"
 #include "captures/gen/prng.h"
 
 namespace roceshark::gen {
@@ -132,13 +135,17 @@ class Parser {
         {"seed", &Parser::seed},           {"epoch", &Parser::epoch},
         {"link_gbps", &Parser::link_gbps}, {"snaplen", &Parser::snaplen},
         {"host", &Parser::host_line},      {"path", &Parser::path},
+        {"switch", &Parser::switch_line},
         {"mirror", &Parser::mirror},       {"capture", &Parser::capture},
         {"qp", &Parser::qp_line},          {"cm", &Parser::cm},
         {"send", &Parser::message},        {"write", &Parser::message},
         {"read", &Parser::message},        {"drop", &Parser::drop},
         {"corrupt", &Parser::corrupt},     {"ecn_mark", &Parser::ecn_mark},
         {"rnr", &Parser::rnr},             {"nak", &Parser::nak},
-        {"expect", &Parser::expect},
+        {"expect", &Parser::expect},       {"speed", &Parser::speed},
+        {"marking", &Parser::marking},     {"rewrite", &Parser::rewrite},
+        {"pfc", &Parser::pfc},             {"xon", &Parser::pfc},
+        {"lldp", &Parser::lldp},
     };
     static const std::unordered_map<std::string_view, Ns Timing::*> kDurations{
         {"jitter", &Timing::jitter},
@@ -157,10 +164,14 @@ class Parser {
       if (d == "timeout" && sc_.timing.timeout == 0) fail("timeout must be above 0");
       return;
     }
-    if (d == "cnp_dscp" || d == "cnp_ecn") {
-      want_words(2, 2, "cnp_dscp|cnp_ecn <value>");
-      uint8_t v = static_cast<uint8_t>(number(d, words_[1], d == "cnp_dscp" ? 63 : 3));
-      (d == "cnp_dscp" ? sc_.timing.cnp_dscp : sc_.timing.cnp_ecn) = v;
+    static const std::unordered_map<std::string_view, std::pair<uint8_t Timing::*, uint64_t>> kCnp{
+        {"cnp_dscp", {&Timing::cnp_dscp, 63}},
+        {"cnp_ecn", {&Timing::cnp_ecn, 3}},
+        {"cnp_pcp", {&Timing::cnp_pcp, 7}},
+    };
+    if (auto it = kCnp.find(d); it != kCnp.end()) {
+      want_words(2, 2, "cnp_dscp|cnp_ecn|cnp_pcp <value>");
+      sc_.timing.*(it->second.first) = static_cast<uint8_t>(number(d, words_[1], it->second.second));
       return;
     }
     fail("unknown directive '" + std::string(d) + "'");
@@ -176,13 +187,25 @@ class Parser {
     sc_.epoch_s = static_cast<int64_t>(number("epoch", words_[1], 1ull << 40));
   }
 
-  void link_gbps() {
-    want_words(2, 2, "link_gbps <Gbit/s>");
-    std::string s(words_[1]);
+  double gbps(std::string_view what, std::string_view text) const {
+    std::string s(text);
     char* end = nullptr;
     double g = std::strtod(s.c_str(), &end);
-    if (end != s.c_str() + s.size() || !(g >= 0.001 && g <= 100000)) fail("link_gbps: bad speed '" + s + "'");
-    sc_.timing.link_gbps = g;
+    if (end != s.c_str() + s.size() || !(g >= 0.001 && g <= 100000))
+      fail(std::string(what) + ": bad speed '" + s + "'");
+    return g;
+  }
+
+  void link_gbps() {
+    want_words(2, 2, "link_gbps <Gbit/s>");
+    sc_.timing.link_gbps = gbps("link_gbps", words_[1]);
+  }
+
+  void speed() {
+    want_words(3, 3, "speed <point> <Gbit/s>");
+    Point& p = sc_.points[point(words_[1])];
+    if (p.gbps) fail("point '" + p.name + "' already has a speed");
+    p.gbps = gbps("speed", words_[2]);
   }
 
   void snaplen() {
@@ -196,8 +219,7 @@ class Parser {
   void host_line() {
     want_words(4, 4, "host <name> <ipv4> <mac> [ip6=ADDR]");
     check_name(words_[1]);
-    for (const auto& h : sc_.hosts)
-      if (h.name == words_[1]) fail("host '" + h.name + "' defined twice");
+    check_unused_name(words_[1]);
     Host h;
     h.name = words_[1];
     auto ip = parse_ipv4(words_[2]);
@@ -214,30 +236,90 @@ class Parser {
     sc_.hosts.push_back(std::move(h));
   }
 
+  // Hosts, switches and points share one name space: a path word is a switch
+  // or a point by its name.
+  void check_unused_name(std::string_view n) const {
+    for (const auto& h : sc_.hosts)
+      if (h.name == n) fail("'" + h.name + "' is already defined as a host");
+    for (const auto& w : sc_.switches)
+      if (w.name == n) fail("'" + w.name + "' is already defined as a switch");
+    for (const auto& p : sc_.points)
+      if (p.name == n) fail("'" + p.name + "' is already defined as a capture point");
+  }
+
+  std::optional<size_t> find_switch(std::string_view n) const {
+    for (size_t i = 0; i < sc_.switches.size(); ++i)
+      if (sc_.switches[i].name == n) return i;
+    return std::nullopt;
+  }
+
+  void switch_line() {
+    want_words(3, 3, "switch <name> <mac>");
+    check_name(words_[1]);
+    check_unused_name(words_[1]);
+    auto mac = parse_mac(words_[2]);
+    if (!mac) fail("bad MAC address '" + std::string(words_[2]) + "'");
+    sc_.switches.push_back({std::string(words_[1]), *mac, false, line_});
+  }
+
+  // The switch `path` puts between two adjacent points when none is named:
+  // one per pair of points, named "P+Q" after the first path joining them,
+  // with the MAC 02:53:57:00:00:01, ...:02, ... in order of creation.
+  size_t implicit_switch(size_t a, size_t b) {
+    const auto key = std::minmax(a, b);
+    if (auto it = implicit_.find(key); it != implicit_.end()) return it->second;
+    const std::string name = sc_.points[a].name + "+" + sc_.points[b].name;
+    check_unused_name(name);
+    const size_t n = implicit_.size() + 1;
+    if (n > 0xFFFF) fail("too many implicit switches");
+    const Mac mac{0x02, 0x53, 0x57, 0x00, static_cast<uint8_t>(n >> 8), static_cast<uint8_t>(n)};
+    sc_.switches.push_back({name, mac, true, line_});
+    implicit_[key] = sc_.switches.size() - 1;
+    return sc_.switches.size() - 1;
+  }
+
   void path() {
-    if (words_.size() < 4 || words_.size() % 2 != 0) fail("usage: path <host> <latency> [<point> <latency>]... <host>");
+    constexpr const char* kUsage = "usage: path <host> <latency> [<point>|<switch> <latency>]... <host>";
+    if (words_.size() < 4 || words_.size() % 2 != 0) fail(kUsage);
     Path p;
+    p.line = line_;
     p.hosts = {host(words_[1]), host(words_.back())};
     if (p.hosts[0] == p.hosts[1]) fail("a path joins two different hosts");
     for (const auto& other : sc_.paths)
       if ((other.hosts[0] == p.hosts[0] && other.hosts[1] == p.hosts[1]) ||
           (other.hosts[0] == p.hosts[1] && other.hosts[1] == p.hosts[0]))
         fail("these hosts already have a path");
+    p.latency.push_back(0);
+    p.switches.emplace_back();
+    std::set<size_t> switches_seen;
     for (size_t i = 2; i + 1 < words_.size(); i += 2) {
-      p.latency.push_back(duration("latency", words_[i]));
+      p.latency.back() += duration("latency", words_[i]);  // a switch adds its hops to the segment
       std::string_view name = words_[i + 1];
       if (i + 2 == words_.size()) break;
       check_name(name);
+      for (const auto& h : sc_.hosts)
+        if (h.name == name) fail("'" + h.name + "' is a host, not a point or switch, in the middle of a path");
+      if (auto w = find_switch(name)) {
+        if (!switches_seen.insert(*w).second) fail("a path passes a switch twice");
+        p.switches.back().push_back(*w);
+        continue;
+      }
       size_t idx = sc_.points.size();
       for (size_t k = 0; k < sc_.points.size(); ++k)
         if (sc_.points[k].name == name) idx = k;
-      for (const auto& h : sc_.hosts)
-        if (h.name == name) fail("'" + h.name + "' is a host, not a point, in the middle of a path");
-      if (idx == sc_.points.size()) sc_.points.push_back(Point{std::string(name), {}, {}, {}});
+      if (idx == sc_.points.size()) {
+        Point pt;
+        pt.name = std::string(name);
+        sc_.points.push_back(std::move(pt));
+      }
       if (std::find(p.points.begin(), p.points.end(), idx) != p.points.end()) fail("a path passes a point twice");
       p.points.push_back(idx);
+      p.latency.push_back(0);
+      p.switches.emplace_back();
     }
-    if (p.latency.size() != p.points.size() + 1) fail("usage: path <host> <latency> [<point> <latency>]... <host>");
+    // Two taps are never on one link: a routed hop sits between them.
+    for (size_t k = 1; k < p.points.size(); ++k)
+      if (p.switches[k].empty()) p.switches[k].push_back(implicit_switch(p.points[k - 1], p.points[k]));
     sc_.paths.push_back(std::move(p));
   }
 
@@ -250,14 +332,17 @@ class Parser {
     sc_.points[point(words_[1])].mirror_dup = dup;
   }
 
+  std::array<size_t, 2> direction(std::string_view d) const {
+    auto arrow = d.find("->");
+    if (arrow == std::string_view::npos) fail("dir must be <host>-><host>");
+    return {host(d.substr(0, arrow)), host(d.substr(arrow + 2))};
+  }
+
   void capture() {
     want_words(2, 2, "capture <point> dir=<host>-><host>");
     auto d = opt("dir");
     if (!d) fail("capture needs dir=<host>-><host>");
-    auto arrow = d->find("->");
-    if (arrow == std::string_view::npos) fail("dir must be <host>-><host>");
-    std::array<size_t, 2> dir{host(d->substr(0, arrow)), host(d->substr(arrow + 2))};
-    sc_.points[point(words_[1])].only_dir = dir;
+    sc_.points[point(words_[1])].only_dir = direction(*d);
   }
 
   QpSide qp_end(std::string_view text) const {
@@ -313,6 +398,11 @@ class Parser {
     }
     if (auto v = opt("dscp")) q.dscp = static_cast<uint8_t>(number("dscp", *v, 63));
     if (auto v = opt("ecn")) q.ecn = static_cast<uint8_t>(number("ecn", *v, 3));
+    if (auto v = opt("cnp_dscp")) q.cnp_dscp = static_cast<uint8_t>(number("cnp_dscp", *v, 63));
+    if (auto v = opt("cnp_pcp")) {
+      q.cnp_pcp = static_cast<uint8_t>(number("cnp_pcp", *v, 7));
+      if (!q.vlan) fail("cnp_pcp needs a vlan: an untagged QP's CNPs carry no PCP");
+    }
     if (auto v = opt("pkey")) q.pkey = static_cast<uint16_t>(number("pkey", *v, 0xFFFF));
     if (auto v = opt("ackreq_every")) q.ackreq_every = static_cast<uint32_t>(number("ackreq_every", *v, 1 << 20));
     if (auto v = opt("window")) {
@@ -504,6 +594,206 @@ class Parser {
     sc_.replies.push_back(r);
   }
 
+  // ---- QoS marking ----------------------------------------------------
+
+  void marking() {
+    want_words(3, 3, "marking <qp> <sending-host> [dscp=N] [ecn=N] [pcp=N] at=T");
+    MarkingChange m;
+    m.line = line_;
+    m.qp = qp(words_[1]);
+    const Qp& q = sc_.qps[m.qp];
+    m.side = side_of(q, words_[2]);
+    auto at = opt("at");
+    if (!at) fail("marking needs at=<time>: from when the host marks this way");
+    m.at = duration("at", *at);
+    if (auto v = opt("dscp")) m.dscp = static_cast<uint8_t>(number("dscp", *v, 63));
+    if (auto v = opt("ecn")) {
+      m.ecn = static_cast<uint8_t>(number("ecn", *v, 3));
+      if (q.transport == Transport::v1) fail("RoCEv1 has no ECN");
+    }
+    if (auto v = opt("pcp")) {
+      m.pcp = static_cast<uint8_t>(number("pcp", *v, 7));
+      if (!q.vlan) fail("pcp needs a tagged qp (vlan=)");
+    }
+    if (!m.dscp && !m.ecn && !m.pcp) fail("marking changes nothing: give dscp=, ecn= or pcp=");
+    sc_.markings.push_back(m);
+  }
+
+  // "NEW" or "OLD:NEW" for a rewrite.
+  void rewrite_value(std::string_view what, std::string_view text, uint64_t max, std::optional<uint8_t>& from,
+                     std::optional<uint8_t>& to) const {
+    auto colon = text.find(':');
+    if (colon != std::string_view::npos) from = static_cast<uint8_t>(number(what, text.substr(0, colon), max));
+    to = static_cast<uint8_t>(number(what, colon == std::string_view::npos ? text : text.substr(colon + 1), max));
+  }
+
+  void rewrite() {
+    want_words(2, 2, "rewrite <point> [dscp=[OLD:]NEW] [pcp=[OLD:]NEW] [dir=<host>-><host>]");
+    Rewrite r;
+    r.line = line_;
+    r.point = point(words_[1]);
+    if (auto v = opt("dscp")) rewrite_value("dscp", *v, 63, r.dscp_from, r.dscp);
+    if (auto v = opt("pcp")) rewrite_value("pcp", *v, 7, r.pcp_from, r.pcp);
+    if (!r.dscp && !r.pcp) fail("rewrite changes nothing: give dscp= or pcp=");
+    if (auto d = opt("dir")) r.dir = direction(*d);
+    sc_.rewrites.push_back(r);
+  }
+
+  // ---- link-local frames: PFC and LLDP -------------------------------
+
+  std::vector<uint64_t> list_of(std::string_view what, std::string_view text, uint64_t max) const {
+    std::vector<uint64_t> v;
+    size_t pos = 0;
+    while (true) {
+      size_t comma = text.find(',', pos);
+      v.push_back(number(what, text.substr(pos, comma - pos), max));
+      if (comma == std::string_view::npos) return v;
+      pos = comma + 1;
+    }
+  }
+
+  // "3" or "3,4": a bitmap of priorities.
+  uint8_t priorities(std::string_view what, std::string_view text, std::vector<uint64_t>* order = nullptr) const {
+    uint8_t bits = 0;
+    const auto list = list_of(what, text, 7);
+    for (uint64_t p : list) {
+      if (bits >> p & 1) fail(std::string(what) + ": priority " + std::to_string(p) + " given twice");
+      bits = static_cast<uint8_t>(bits | 1u << p);
+    }
+    if (order) *order = list;
+    return bits;
+  }
+
+  // from=NODE: the host (its NIC) or the switch (its port) at one end of
+  // the link the point taps, with that node's MAC; finish() checks the end.
+  LinkPort link_port() {
+    auto from = opt("from");
+    if (!from) fail("which device sends it? from=<host or switch at an end of the tapped link>");
+    if (from->find(':') != std::string_view::npos)
+      fail("from= names a host or a switch (declare it with 'switch NAME MAC'); a switch port sends with its "
+           "switch's MAC");
+    LinkPort port;
+    bool found = false;
+    for (size_t i = 0; i < sc_.hosts.size() && !found; ++i)
+      if (sc_.hosts[i].name == *from) port.node = {NodeRef::Kind::host, i}, found = true;
+    if (auto w = find_switch(*from); w && !found) port.node = {NodeRef::Kind::sw, *w}, found = true;
+    if (!found) {
+      for (const auto& p : sc_.points)
+        if (p.name == *from)
+          fail("'" + p.name + "' is a capture point: from= names the host or switch at an end of the link it taps");
+      fail("unknown host or switch '" + std::string(*from) + "'");
+    }
+    port.name = sc_.node_name(port.node);
+    port.mac = sc_.node_mac(port.node);
+    return port;
+  }
+
+  Schedule schedule() {
+    Schedule w;
+    auto at = opt("at");
+    if (!at) fail("when? at=<time>");
+    w.at = duration("at", *at);
+    auto repeat = opt("repeat");
+    auto every = opt("every");
+    auto until = opt("until");
+    if (repeat && until) fail("give repeat= or until=, not both");
+    if ((repeat || until) && !every) fail("repeat= and until= need every=<time>");
+    if (every) {
+      w.every = duration("every", *every);
+      if (w.every <= 0) fail("every must be above 0");
+      if (!repeat && !until) fail("every= needs repeat=N or until=T");
+    }
+    if (repeat) {
+      w.count = number("repeat", *repeat, 1 << 20);
+      if (w.count == 0) fail("repeat must be at least 1");
+    }
+    if (until) {
+      const Ns end = duration("until", *until);
+      if (end < w.at) fail("until is before at");
+      w.count = static_cast<uint64_t>((end - w.at) / w.every) + 1;
+      if (w.count > (1u << 20)) fail("until/every make more than 2^20 frames");
+    }
+    return w;
+  }
+
+  void pfc() {
+    const bool xon = words_[0] == "xon";
+    want_words(2, 3,
+               xon ? "xon <point> [storm] from=NODE prio=P[,P...] at=T [repeat=N every=T | every=T until=T]"
+                   : "pfc <point> [storm] from=NODE prio=P[,P...] quanta=Q[,Q...] at=T "
+                     "[repeat=N every=T | every=T until=T] [reserved=N] [truncate=N] [dst=MAC]");
+    PfcDirective d;
+    d.line = line_;
+    d.point = point(words_[1]);
+    if (words_.size() == 3) {
+      if (words_[2] != "storm") fail("unexpected '" + std::string(words_[2]) + "' (only 'storm' may follow the point)");
+      d.storm = true;
+    }
+    d.from = link_port();
+    auto prio = opt("prio");
+    if (!prio) fail("which classes? prio=P[,P...]");
+    std::vector<uint64_t> order;
+    d.enable = priorities("prio", *prio, &order);
+    if (!xon) {
+      auto q = opt("quanta");
+      if (!q) fail("how long? quanta=Q (0..65535, one per class or one for all)");
+      const auto quanta = list_of("quanta", *q, 0xFFFF);
+      if (quanta.size() != 1 && quanta.size() != order.size()) fail("quanta= needs one value, or one per prio= class");
+      for (size_t i = 0; i < order.size(); ++i)
+        d.quanta[order[i]] = static_cast<uint16_t>(quanta.size() == 1 ? quanta[0] : quanta[i]);
+      if (auto v = opt("reserved")) {
+        d.reserved = static_cast<uint8_t>(number("reserved", *v, 0xFF));
+        if (d.reserved == 0) fail("reserved=0 is the normal frame; leave it out");
+      }
+      if (auto v = opt("truncate")) {
+        d.truncate = static_cast<uint32_t>(number("truncate", *v, 64));
+        if (*d.truncate < 18 || *d.truncate >= kPfcFullLength)
+          fail("truncate=N: 18 (opcode and vector) to " + std::to_string(kPfcFullLength - 1) +
+               " (short of the eight pause times)");
+      }
+      if (auto v = opt("dst")) {
+        auto mac = parse_mac(*v);
+        if (!mac) fail("bad MAC address '" + std::string(*v) + "' in dst=");
+        if (*mac == kPfcDestination) fail("dst= is for a non-standard destination; 01:80:c2:00:00:01 is the default");
+        d.dst = *mac;
+      }
+    }
+    d.when = schedule();
+    sc_.pfcs.push_back(std::move(d));
+  }
+
+  void lldp() {
+    want_words(2, 2, "lldp <point> from=NODE [port=NAME] [pfc=P[,P...]|none] [app=DSCP:PRIO[,...]] [willing=0|1] "
+                     "[mbc=0|1] [cap=N] [ttl=S] at=T [repeat=N every=T | every=T until=T]");
+    LldpDirective d;
+    d.line = line_;
+    d.point = point(words_[1]);
+    d.from = link_port();
+    d.port = d.from.name;
+    if (auto v = opt("port")) d.port = std::string(*v);
+    if (auto v = opt("pfc")) d.pfc_enable = *v == "none" ? uint8_t{0} : priorities("pfc", *v);
+    if (auto v = opt("app")) {
+      size_t pos = 0;
+      while (pos <= v->size()) {
+        size_t comma = v->find(',', pos);
+        std::string_view entry = v->substr(pos, comma - pos);
+        auto colon = entry.find(':');
+        if (colon == std::string_view::npos) fail("app= takes DSCP:PRIO entries, e.g. app=26:3,48:6");
+        d.app.push_back({static_cast<uint16_t>(number("app DSCP", entry.substr(0, colon), 63)),
+                         static_cast<uint8_t>(number("app priority", entry.substr(colon + 1), 7))});
+        if (comma == std::string_view::npos) break;
+        pos = comma + 1;
+      }
+    }
+    if (!d.pfc_enable && d.app.empty()) fail("lldp says nothing: give pfc= and/or app=");
+    if (auto v = opt("willing")) d.willing = number("willing", *v, 1) == 1;
+    if (auto v = opt("mbc")) d.mbc = number("mbc", *v, 1) == 1;
+    if (auto v = opt("cap")) d.pfc_cap = static_cast<uint8_t>(number("cap", *v, 15));
+    if (auto v = opt("ttl")) d.ttl = static_cast<uint16_t>(number("ttl", *v, 0xFFFF));
+    d.when = schedule();
+    sc_.lldps.push_back(std::move(d));
+  }
+
   void expect() {
     want_words(1, 1, "expect <key>=<value>...");
     if (opts_.empty()) fail("usage: expect <key>=<value>...");
@@ -591,6 +881,60 @@ class Parser {
         line_ = m.line;
         fail("message too long: it needs more than 2^22 PSNs");
       }
+    check_links();
+    for (const auto& d : sc_.pfcs) check_end(d.point, d.from.node, d.line);
+    for (const auto& d : sc_.lldps) check_end(d.point, d.from.node, d.line);
+    check_macs();
+    std::stable_sort(sc_.markings.begin(), sc_.markings.end(), [](const MarkingChange& a, const MarkingChange& b) {
+      return std::tie(a.qp, a.side, a.at) < std::tie(b.qp, b.side, b.at);
+    });
+  }
+
+  // A point taps one link: every path through it must agree on its two ends.
+  void check_links() {
+    link_.assign(sc_.points.size(), std::nullopt);
+    for (const Path& p : sc_.paths)
+      for (size_t i = 0; i < p.points.size(); ++i) {
+        std::array<NodeRef, 2> ends{p.before(i), p.after(i)};
+        auto& known = link_[p.points[i]];
+        if (!known) {
+          known = ends;
+          continue;
+        }
+        if ((ends[0] == (*known)[0] && ends[1] == (*known)[1]) || (ends[0] == (*known)[1] && ends[1] == (*known)[0]))
+          continue;
+        line_ = p.line;
+        fail("point '" + sc_.points[p.points[i]].name + "' taps the link " + link_text(*known) +
+             " on an earlier path but " + link_text(ends) + " on this one: name the switch that joins them "
+             "(switch NAME MAC) on both paths");
+      }
+  }
+
+  std::string link_text(const std::array<NodeRef, 2>& ends) const {
+    return sc_.node_name(ends[0]) + " - " + sc_.node_name(ends[1]);
+  }
+
+  // PFC and LLDP are link-local: the device must sit at an end of the link the point taps.
+  void check_end(size_t pt, NodeRef device, int line) {
+    const auto& ends = *link_[pt];
+    if (device == ends[0] || device == ends[1]) return;
+    line_ = line;
+    fail("'" + sc_.node_name(device) + "' is not at an end of the link point '" + sc_.points[pt].name + "' taps (" +
+         link_text(ends) + "): a link-local frame comes from one of them");
+  }
+
+  // Frames name their link's ends by MAC, and the analyser tells PFC
+  // directions apart by them: no two switches, and no switch and host, share one.
+  void check_macs() {
+    for (size_t i = 0; i < sc_.switches.size(); ++i) {
+      const Switch& w = sc_.switches[i];
+      line_ = w.line;
+      for (const auto& h : sc_.hosts)
+        if (h.mac == w.mac) fail("switch '" + w.name + "' has the MAC of host '" + h.name + "'");
+      for (size_t j = 0; j < i; ++j)
+        if (sc_.switches[j].mac == w.mac)
+          fail("switches '" + sc_.switches[j].name + "' and '" + w.name + "' share a MAC");
+    }
   }
 
   bool runs_after(size_t later, size_t earlier) const {
@@ -605,6 +949,8 @@ class Parser {
   std::vector<std::string_view> words_;
   std::vector<Option> opts_;
   std::set<size_t> explicit_psn_;
+  std::map<std::pair<size_t, size_t>, size_t> implicit_;   // (point, point) -> its implicit switch
+  std::vector<std::optional<std::array<NodeRef, 2>>> link_;  // [point]: the ends of the link it taps
 };
 
 }  // namespace

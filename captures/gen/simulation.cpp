@@ -7,7 +7,9 @@
 
 #include "captures/gen/aeth.h"
 #include "captures/gen/cm_mad.h"
+#include "captures/gen/lldp_frame.h"
 #include "captures/gen/opcodes.h"
+#include "captures/gen/pfc_frame.h"
 #include "captures/gen/rnr_timer.h"
 #include "epan-ext/psn.h"
 
@@ -29,10 +31,53 @@ std::string lines_text(const std::vector<int>& lines) {
 
 Simulation::Simulation(const Scenario& sc)
     : sc_(sc), factory_(sc), faults_(sc), jitter_(hash_combine(sc.seed, 0x317)) {
-  rate_mbps_ = std::max<int64_t>(1, std::llround(sc.timing.link_gbps * 1000));
+  rate_mbps_ = rate_mbps(sc.timing.link_gbps);
   ports_.resize(sc.hosts.size());
   fifo_.resize(sc.paths.size());
   for (size_t p = 0; p < sc.paths.size(); ++p) fifo_[p].assign(sc.paths[p].latency.size(), {0, 0});
+
+  // Both directions of every tapped link; paths through a point share its
+  // link (the parser checks), so they share the egress, as they share the wire.
+  route_egress_.resize(sc.paths.size());
+  link_macs_.resize(sc.paths.size());
+  for (size_t p = 0; p < sc.paths.size(); ++p) {
+    const Path& path = sc.paths[p];
+    for (size_t i = 0; i < path.points.size(); ++i) {
+      route_egress_[p].push_back(
+          {egress_index(path.points[i], path.before(i)), egress_index(path.points[i], path.after(i))});
+      link_macs_[p].push_back({sc.node_mac(path.before(i)), sc.node_mac(path.after(i))});
+    }
+  }
+  rewrites_at_.resize(sc.points.size());
+  rewrite_used_.assign(sc.rewrites.size(), false);
+  for (size_t i = 0; i < sc.rewrites.size(); ++i) rewrites_at_[sc.rewrites[i].point].push_back(i);
+  for (const PfcDirective& d : sc.pfcs) {
+    const uint32_t e = egress_index(d.point, d.from.node);
+    pfc_egress_.push_back(e);
+    if (d.effective()) egress_[e].pfc = true;
+    pfc_bytes_.push_back(
+        build_pfc({d.from.mac, d.dst.value_or(kPfcDestination), d.enable, d.reserved, d.quanta, d.truncate}));
+    FrameInfo info;
+    info.kind = FrameKind::pfc;
+    info.pfc = &d;
+    pfc_info_.push_back(info);
+  }
+  for (const LldpDirective& d : sc.lldps) {
+    LldpFields f;
+    f.src = d.from.mac;
+    f.port = d.port;
+    f.ttl = d.ttl;
+    f.pfc_enable = d.pfc_enable;
+    f.willing = d.willing;
+    f.mbc = d.mbc;
+    f.pfc_cap = d.pfc_cap;
+    for (const AppEntry& a : d.app) f.app.push_back({a.priority, kAppSelectorDscp, a.dscp});
+    lldp_bytes_.push_back(build_lldp(f));
+    FrameInfo info;
+    info.kind = FrameKind::lldp;
+    info.lldp = &d;
+    lldp_info_.push_back(info);
+  }
 
   std::vector<std::array<RequesterConfig, 2>> rcfg(sc.qps.size());
   qps_.resize(sc.qps.size());
@@ -77,6 +122,10 @@ void Simulation::run(FrameSink& sink) {
   sink_ = &sink;
   for (size_t i = 0; i < sc_.qps.size(); ++i)
     if (!sc_.qps[i].after) push(EventKind::activate, sc_.qps[i].start, static_cast<uint32_t>(i));
+  for (size_t d = 0; d < sc_.pfcs.size(); ++d)
+    push(EventKind::pfc_frame, sc_.pfcs[d].when.at, static_cast<uint32_t>(d));
+  for (size_t d = 0; d < sc_.lldps.size(); ++d)
+    push(EventKind::lldp_frame, sc_.lldps[d].when.at, static_cast<uint32_t>(d));
   while (!events_.empty()) {
     Event e = events_.pop();
     if (e.t > sc_.timing.max_time) {
@@ -89,8 +138,13 @@ void Simulation::run(FrameSink& sink) {
     ++stats_.events;
     handle(e);
   }
-  if (auto lines = faults_.unused(); !lines.empty())
-    throw SimulationError(sc_.file + ": directive(s) on line " + lines_text(lines) + " never matched a packet");
+  std::vector<int> unused = faults_.unused();
+  for (size_t i = 0; i < rewrite_used_.size(); ++i)
+    if (!rewrite_used_[i]) unused.push_back(sc_.rewrites[i].line);
+  for (int line : factory_.unused_markings()) unused.push_back(line);
+  std::sort(unused.begin(), unused.end());
+  if (!unused.empty())
+    throw SimulationError(sc_.file + ": directive(s) on line " + lines_text(unused) + " never matched a packet");
   for (const QpState& st : qps_)
     for (const Responder& r : st.resp)
       if (auto lines = r.unused_forced(); !lines.empty())
@@ -117,6 +171,8 @@ void Simulation::handle(Event& e) {
       f.ce = c.ce;
       f.icrc_bad = c.icrc_bad;
       f.lost_before = c.lost_before;
+      f.paused = c.paused;
+      f.pause_id = c.pause_id;
       ++stats_.recorded;
       stats_.end = now_;
       sink_->frame(f);
@@ -145,6 +201,11 @@ void Simulation::handle(Event& e) {
     }
     case EventKind::activate: activate(qp); break;
     case EventKind::activate_side: activate_side(qp, side); break;
+    case EventKind::point_tx: leave_point(e.pkt); break;
+    case EventKind::egress_release: release(e.a, static_cast<uint8_t>(e.b)); break;
+    case EventKind::pause_end: pause_end(e.a, static_cast<uint8_t>(e.b)); break;
+    case EventKind::pfc_frame: send_pfc(e.a, e.b); break;
+    case EventKind::lldp_frame: send_lldp(e.a, e.b); break;
   }
 }
 
@@ -202,7 +263,7 @@ PacketPtr Simulation::flow_take(const FlowRef& f) {
   QpState& st = qps_[f.qp];
   if (!f.responses) {
     RequestPacket r = st.req[f.side].take(now_);
-    PacketPtr p = factory_.request(f.qp, f.side, r);
+    PacketPtr p = factory_.request(f.qp, f.side, r, now_);
     p->msg_length = r.length;
     sync_requester(f.qp, f.side);
     return p;
@@ -211,10 +272,10 @@ PacketPtr Simulation::flow_take(const FlowRef& f) {
   ResponseItem& item = queue.front();
   PacketPtr p;
   if (item.reply.kind != Reply::Kind::read_response) {
-    p = factory_.reply(f.qp, f.side, item.reply);
+    p = factory_.reply(f.qp, f.side, item.reply, now_);
     queue.pop_front();
   } else {
-    p = factory_.read_response(f.qp, f.side, item.reply, item.next);
+    p = factory_.read_response(f.qp, f.side, item.reply, item.next, now_);
     if (++item.next == item.reply.read_span) queue.pop_front();
   }
   if (!queue.empty()) kick_at(host_of(f.qp, f.side), queue.front().ready);
@@ -222,9 +283,9 @@ PacketPtr Simulation::flow_take(const FlowRef& f) {
   return p;
 }
 
-Ns Simulation::serialization(size_t bytes) const {
+Ns Simulation::serialization(size_t bytes, int64_t mbps) {
   const int64_t bits = static_cast<int64_t>(bytes + kWireOverhead) * 8;
-  return (bits * 1000 + rate_mbps_ - 1) / rate_mbps_;
+  return (bits * 1000 + mbps - 1) / mbps;
 }
 
 void Simulation::transmit(size_t host, PacketPtr p) {
@@ -272,13 +333,23 @@ void Simulation::arrive(const PacketPtr& pp) {
   }
   if (hop == p.route.points()) return deliver(pp);
   std::span<uint8_t> bytes(p.frame.bytes);
-  if (hop >= 1) decrement_ttl(bytes, p.frame.at, p.transport);  // the first point sees the sender's TTL
-  if (p.fates.mark_hop == hop && !p.ce) {
+  // Routed hops: each switch on the way here took one off the TTL, and the
+  // frame carries the MACs of the link this point taps. RoCEv1 is bridged.
+  if (p.transport != Transport::v1) {
+    for (size_t k = 0; k < p.route.switches(hop); ++k) decrement_ttl(bytes, p.frame.at, p.transport);
+    const auto ends = link_macs(p.route, hop);
+    set_link_macs(bytes, ends[0], ends[1]);
+  }
+  // A switch marks only ECN-capable packets; a Not-ECT one (after a `marking`) passes as it is.
+  if (p.fates.mark_hop == hop && !p.ce && get_ecn(bytes, p.frame.at, p.transport) != 0) {
     set_ecn(bytes, p.frame.at, p.transport, kEcnCe);
     p.ce = true;
   }
-  record(p.route.point(hop), p);
-  depart(pp, now_, hop + 1);
+  const size_t point = p.route.point(hop);
+  if (!rewrites_at_[point].empty()) apply_rewrites(point, p);
+  const uint32_t e = egress_of(p.route, hop);
+  if (!egress_[e].paced && !egress_[e].pfc) return leave_point(pp);
+  pass_point(e, pp);
 }
 
 void Simulation::record(size_t point, const InFlight& p) {
@@ -300,6 +371,8 @@ void Simulation::record(size_t point, const InFlight& p) {
   f.ce = p.ce;
   f.icrc_bad = p.corrupt;
   f.lost_before = lost;
+  f.paused = p.held;
+  f.pause_id = p.pause_id;
   ++stats_.recorded;
   stats_.end = now_;
   sink_->frame(f);
@@ -312,12 +385,200 @@ void Simulation::record(size_t point, const InFlight& p) {
     c->ce = p.ce;
     c->icrc_bad = p.corrupt;
     c->lost_before = std::string(lost);
+    c->paused = p.held;
+    c->pause_id = p.pause_id;
     Event e;
     e.t = now_ + *pt.mirror_dup;
     e.kind = EventKind::mirror_copy;
     e.copy = std::move(c);
     events_.push(std::move(e));
   }
+}
+
+// ---- capture points: rewrites, pacing, PFC ---------------------------------
+
+uint32_t Simulation::egress_index(size_t point, NodeRef towards) {
+  for (uint32_t i = 0; i < egress_.size(); ++i)
+    if (egress_[i].point == point && egress_[i].towards == towards) return i;
+  Egress e;
+  e.point = point;
+  e.towards = towards;
+  e.mbps = rate_mbps(sc_.gbps_of(point));
+  e.paced = sc_.points[point].gbps.has_value();
+  egress_.push_back(std::move(e));
+  return static_cast<uint32_t>(egress_.size() - 1);
+}
+
+uint32_t Simulation::egress_of(const Route& r, size_t hop) const {
+  const size_t path = static_cast<size_t>(r.path - sc_.paths.data());
+  const size_t pos = r.forward ? hop : r.points() - 1 - hop;
+  return route_egress_[path][pos][r.forward ? 1 : 0];
+}
+
+std::array<Mac, 2> Simulation::link_macs(const Route& r, size_t hop) const {
+  const size_t path = static_cast<size_t>(r.path - sc_.paths.data());
+  const auto& ends = link_macs_[path][r.forward ? hop : r.points() - 1 - hop];
+  return r.forward ? ends : std::array<Mac, 2>{ends[1], ends[0]};
+}
+
+void Simulation::apply_rewrites(size_t point, InFlight& p) {
+  std::span<uint8_t> bytes(p.frame.bytes);
+  for (size_t i : rewrites_at_[point]) {
+    const Rewrite& r = sc_.rewrites[i];
+    if (r.dir && ((*r.dir)[0] != p.info.src_host || (*r.dir)[1] != p.info.dst_host)) continue;
+    // RoCEv1 is bridged: nothing past the Ethernet header is touched.
+    if (r.dscp && p.transport != Transport::v1 &&
+        (!r.dscp_from || get_dscp(bytes, p.frame.at, p.transport) == *r.dscp_from)) {
+      set_dscp(bytes, p.frame.at, p.transport, *r.dscp);
+      rewrite_used_[i] = true;
+    }
+    if (auto pcp = get_pcp(bytes); r.pcp && pcp && (!r.pcp_from || *pcp == *r.pcp_from)) {
+      set_pcp(bytes, *r.pcp);
+      rewrite_used_[i] = true;
+    }
+  }
+}
+
+// Each frame ends on the tapped link at max(arrival, previous end + its own
+// serialization) when the point is paced, at its arrival otherwise. A
+// frame of a paused class is held (FIFO behind those already held) until
+// the window ends; a paced frame still waiting for the link when a pause
+// begins is held too.
+void Simulation::pass_point(uint32_t ei, const PacketPtr& pp) {
+  Egress& e = egress_[ei];
+  InFlight& p = *pp;
+  const Ns s = serialization(p.frame.bytes.size(), e.mbps);
+  if (e.pfc) {
+    const uint8_t prio = frame_priority(p.frame.bytes, p.frame.at, p.transport);
+    ClassQueue& c = e.cls[prio];
+    const bool paused = e.windows.paused(prio, now_);
+    if (paused || (!c.held.empty() && c.held.back()->held) || now_ < c.drain_free) {
+      p.held = true;
+      p.pause_id = pause_period(e, prio);
+      c.held.push_back(pp);
+      if (!paused) schedule_release(ei, prio, std::max(now_, c.drain_free));
+      return;
+    }
+    if (!c.held.empty()) return c.held.push_back(pp);  // behind its class, waiting for the link
+    if (e.paced && e.link_free > now_) {  // it would start later: a pause may still catch it
+      c.held.push_back(pp);
+      return schedule_release(ei, prio, e.link_free);
+    }
+    // Paced: one that must wait for the last frame of the backlog still
+    // queues behind it, in the busy period the pause began.
+    if (e.paced && c.opener && e.link_free == c.drain_free && e.link_free + s > now_) {
+      p.held = true;
+      p.pause_id = c.opener;
+      c.drain_free = e.link_free + s;
+    }
+  }
+  Ns t = now_;
+  if (e.paced) {
+    t = std::max(now_, e.link_free + s);
+    e.link_free = t;
+  }
+  if (t == now_) return leave_point(pp);
+  push(EventKind::point_tx, t, 0, 0, pp);
+}
+
+void Simulation::leave_point(const PacketPtr& pp) {
+  InFlight& p = *pp;
+  record(p.route.point(p.hop), p);
+  p.held = false;  // a pause holds it at one point only
+  p.pause_id = 0;
+  depart(pp, now_, p.hop + 1);
+}
+
+// A class is in a busy period a pause began while what the pause held is
+// still queued or draining. Frames that wait in it count as paused, all
+// naming the XOFF that opened that pause; a pause that catches a class idle
+// or waiting only for pacing begins a new one.
+uint64_t Simulation::pause_period(Egress& e, uint8_t prio) {
+  ClassQueue& c = e.cls[prio];
+  const bool ongoing =
+      now_ < c.drain_free || std::any_of(c.held.begin(), c.held.end(), [](const PacketPtr& q) { return q->held; });
+  if (!ongoing) c.opener = e.windows.opener(prio);
+  return c.opener;
+}
+
+void Simulation::schedule_release(uint32_t ei, uint8_t prio, Ns t) {
+  ClassQueue& c = egress_[ei].cls[prio];
+  if (c.release_at && *c.release_at <= t) return;
+  c.release_at = t;
+  push(EventKind::egress_release, t, ei, prio);
+}
+
+// The head of a class queue starts when the pause is over and the link is
+// free: held frames leave back to back at the link's rate, each recorded
+// as it ends.
+void Simulation::release(uint32_t ei, uint8_t prio) {
+  Egress& e = egress_[ei];
+  ClassQueue& c = e.cls[prio];
+  if (c.release_at != now_) return;  // superseded
+  c.release_at.reset();
+  if (c.held.empty()) return;
+  if (e.windows.paused(prio, now_)) {  // its pause_end resumes the queue
+    const uint64_t id = pause_period(e, prio);
+    for (PacketPtr& q : c.held)
+      if (!q->held) q->held = true, q->pause_id = id;  // paced frames the pause caught waiting
+    return;
+  }
+  Ns start = std::max(now_, c.drain_free);
+  if (e.paced) start = std::max(start, e.link_free);
+  if (start > now_) return schedule_release(ei, prio, start);
+  PacketPtr p = std::move(c.held.front());
+  c.held.pop_front();
+  const Ns end = now_ + serialization(p->frame.bytes.size(), e.mbps);
+  if (p->held) c.drain_free = end;  // what the pause held drains back to back
+  if (e.paced) e.link_free = end;
+  push(EventKind::point_tx, end, 0, 0, std::move(p));
+  if (!c.held.empty()) schedule_release(ei, prio, end);
+}
+
+void Simulation::pause_end(uint32_t ei, uint8_t prio) {
+  Egress& e = egress_[ei];
+  if (e.windows.until(prio) != now_) return;  // refreshed or ended by XON meanwhile
+  schedule_release(ei, prio, std::max(now_, e.cls[prio].drain_free));
+}
+
+void Simulation::record_link_local(size_t point, const FrameInfo& info, const std::vector<uint8_t>& bytes,
+                                   uint64_t ctrl_id) {
+  const uint32_t len = static_cast<uint32_t>(bytes.size());
+  Frame f;
+  f.point = point;
+  f.time = now_;
+  f.data = std::span<const uint8_t>(bytes).first(std::min(len, sc_.snaplen_of(point)));
+  f.wire_len = len;
+  f.info = &info;
+  f.ctrl_id = ctrl_id;
+  ++stats_.recorded;
+  stats_.end = now_;
+  sink_->frame(f);  // a SPAN port does not copy link-local frames: no mirror
+}
+
+void Simulation::send_pfc(size_t d, uint64_t k) {
+  const PfcDirective& dir = sc_.pfcs[d];
+  const uint64_t id = ++next_ctrl_id_;
+  record_link_local(dir.point, pfc_info_[d], pfc_bytes_[d], id);
+  if (dir.effective()) {
+    const uint32_t ei = pfc_egress_[d];
+    Egress& e = egress_[ei];
+    e.windows.apply(dir.enable, dir.quanta, now_, e.mbps, id);
+    for (uint8_t c = 0; c < 8; ++c) {
+      if (!(dir.enable >> c & 1)) continue;
+      if (dir.quanta[c] == 0) schedule_release(ei, c, std::max(now_, e.cls[c].drain_free));  // XON
+      else push(EventKind::pause_end, *e.windows.until(c), ei, c);
+    }
+  }
+  if (k + 1 < dir.when.count)
+    push(EventKind::pfc_frame, dir.when.time(k + 1), static_cast<uint32_t>(d), static_cast<uint32_t>(k + 1));
+}
+
+void Simulation::send_lldp(size_t d, uint64_t k) {
+  const LldpDirective& dir = sc_.lldps[d];
+  record_link_local(dir.point, lldp_info_[d], lldp_bytes_[d], 0);
+  if (k + 1 < dir.when.count)
+    push(EventKind::lldp_frame, dir.when.time(k + 1), static_cast<uint32_t>(d), static_cast<uint32_t>(k + 1));
 }
 
 // ---- endpoints ------------------------------------------------------------
@@ -330,6 +591,8 @@ void Simulation::deliver(const PacketPtr& p) {
     case FrameKind::readresp: deliver_read_response(*p); break;
     case FrameKind::cm: deliver_cm(*p); break;
     case FrameKind::cnp: break;  // the reaction point's rate control is not modelled
+    case FrameKind::pfc:
+    case FrameKind::lldp: break;  // link-local: recorded at their point, never forwarded
   }
   check_done(p->info.qp);
 }
@@ -383,9 +646,9 @@ void Simulation::deliver_cm(const InFlight& p) {
   const Qp& q = sc_.qps[qp];
   const Ns delay = q.cm->delay;
   switch (p.info.cm_attr) {
-    case cm::kAttrReq: push_control(q.side[1].host, factory_.cm(qp, cm::kAttrRep), now_ + delay); break;
+    case cm::kAttrReq: push_control(q.side[1].host, factory_.cm(qp, cm::kAttrRep, now_), now_ + delay); break;
     case cm::kAttrRep:
-      push_control(q.side[0].host, factory_.cm(qp, cm::kAttrRtu), now_ + delay);
+      push_control(q.side[0].host, factory_.cm(qp, cm::kAttrRtu, now_), now_ + delay);
       push(EventKind::activate_side, now_ + delay, static_cast<uint32_t>(qp), 0);  // after RTU is queued
       break;
     case cm::kAttrRtu: activate_side(qp, 1); break;
@@ -415,7 +678,7 @@ void Simulation::activate(size_t qp) {
   QpState& st = qps_[qp];
   st.activated = true;
   if (sc_.qps[qp].cm) {
-    push_control(host_of(qp, 0), factory_.cm(qp, cm::kAttrReq), now_);
+    push_control(host_of(qp, 0), factory_.cm(qp, cm::kAttrReq, now_), now_);
   } else {
     activate_side(qp, 0);
     activate_side(qp, 1);

@@ -15,6 +15,7 @@
 #include "captures/gen/faults.h"
 #include "captures/gen/frame.h"
 #include "captures/gen/packet_factory.h"
+#include "captures/gen/pause.h"
 #include "captures/gen/prng.h"
 #include "captures/gen/requester.h"
 #include "captures/gen/responder.h"
@@ -72,6 +73,27 @@ class Simulation {
     std::vector<FlowRef> flows;       // then round-robin
     size_t rr = 0;
   };
+  // One traffic class of an egress: frames held by a pause, FIFO.
+  struct ClassQueue {
+    std::deque<PacketPtr> held;
+    Ns drain_free = 0;             // the last held frame released has left by then
+    uint64_t opener = 0;           // the XOFF that began the current busy period (see pause_period)
+    std::optional<Ns> release_at;  // the live egress_release event
+  };
+  // One direction of the link a point taps: what the point passes towards
+  // the link's end `towards` (a host or a switch). Only a paced (`speed`)
+  // or PFC-paused egress does anything; the others pass frames as they
+  // arrive, as before.
+  struct Egress {
+    size_t point = 0;
+    NodeRef towards;
+    int64_t mbps = 0;
+    bool paced = false;  // frames end at least their serialization time apart
+    bool pfc = false;    // some PFC frame pauses this transmitter
+    Ns link_free = 0;    // paced: when the last frame has left
+    PauseWindows windows;
+    std::array<ClassQueue, 8> cls;
+  };
 
   void handle(Event& e);
   void push(EventKind k, Ns t, uint32_t a = 0, uint32_t b = 0, PacketPtr p = nullptr);
@@ -87,7 +109,23 @@ class Simulation {
   void depart(const PacketPtr& p, Ns t, size_t segment);
   void arrive(const PacketPtr& p);
   void record(size_t point, const InFlight& p);
-  Ns serialization(size_t bytes) const;
+  Ns serialization(size_t bytes) const { return serialization(bytes, rate_mbps_); }
+  static Ns serialization(size_t bytes, int64_t mbps);
+
+  // Capture points: marking rewrites, pacing and PFC pauses.
+  uint32_t egress_of(const Route& r, size_t hop) const;
+  std::array<Mac, 2> link_macs(const Route& r, size_t hop) const;  // {src, dst} at that point, in travel order
+  uint32_t egress_index(size_t point, NodeRef towards);
+  void apply_rewrites(size_t point, InFlight& p);
+  void pass_point(uint32_t egress, const PacketPtr& p);
+  void leave_point(const PacketPtr& p);
+  uint64_t pause_period(Egress& e, uint8_t prio);
+  void schedule_release(uint32_t egress, uint8_t prio, Ns t);
+  void release(uint32_t egress, uint8_t prio);
+  void pause_end(uint32_t egress, uint8_t prio);
+  void send_pfc(size_t directive, uint64_t k);
+  void send_lldp(size_t directive, uint64_t k);
+  void record_link_local(size_t point, const FrameInfo& info, const std::vector<uint8_t>& bytes, uint64_t ctrl_id);
 
   // Endpoints.
   void deliver(const PacketPtr& p);
@@ -117,6 +155,15 @@ class Simulation {
   std::vector<QpState> qps_;
   std::vector<Port> ports_;
   std::vector<std::vector<std::array<Ns, 2>>> fifo_;  // [path][segment][forward]: last arrival
+  std::vector<Egress> egress_;
+  std::vector<std::vector<std::array<uint32_t, 2>>> route_egress_;  // [path][position][forward]
+  std::vector<std::vector<std::array<Mac, 2>>> link_macs_;          // [path][position]: before, after
+  std::vector<std::vector<size_t>> rewrites_at_;                     // [point]: indices into sc_.rewrites
+  std::vector<bool> rewrite_used_;                                   // [rewrite]: it changed some packet
+  std::vector<uint32_t> pfc_egress_;                                 // [pfc directive]
+  std::vector<std::vector<uint8_t>> pfc_bytes_, lldp_bytes_;         // each directive sends one frame, repeatedly
+  std::vector<FrameInfo> pfc_info_, lldp_info_;
+  uint64_t next_ctrl_id_ = 0;
   Stats stats_;
 };
 

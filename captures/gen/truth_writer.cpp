@@ -18,13 +18,19 @@ TruthWriter::~TruthWriter() {
 }
 
 void TruthWriter::row(const TruthRow& r) {
-  char req[24] = "-";
+  char req[24] = "-", qpn[16] = "-", psn[16] = "-", opcode[8] = "-", paused[4] = "-", pause[24] = "-";
   if (r.request_frame) std::snprintf(req, sizeof req, "%" PRIu64, *r.request_frame);
-  std::fprintf(f_, "%" PRIu64 "\t%.*s\t%" PRId64 "\t%.*s->%.*s\t%.*s\t0x%06x\t%u\t0x%02x\t%.*s\t%.*s\t%s\t%.*s\n", r.frame,
+  if (r.qpn) std::snprintf(qpn, sizeof qpn, "0x%06x", *r.qpn);
+  if (r.psn) std::snprintf(psn, sizeof psn, "%u", *r.psn);
+  if (r.opcode) std::snprintf(opcode, sizeof opcode, "0x%02x", *r.opcode);
+  if (r.paused) std::snprintf(paused, sizeof paused, "%d", *r.paused ? 1 : 0);
+  if (r.pause_frame) std::snprintf(pause, sizeof pause, "%" PRIu64, *r.pause_frame);
+  std::fprintf(f_, "%" PRIu64 "\t%.*s\t%" PRId64 "\t%.*s->%.*s\t%.*s\t%s\t%s\t%s\t%.*s\t%.*s\t%s\t%.*s\t%s\t%s\n",
+               r.frame,
                static_cast<int>(r.point.size()), r.point.data(), r.ts_ns, static_cast<int>(r.src.size()), r.src.data(),
-               static_cast<int>(r.dst.size()), r.dst.data(), static_cast<int>(r.kind.size()), r.kind.data(), r.qpn, r.psn,
-               r.opcode, static_cast<int>(r.verdict.size()), r.verdict.data(), static_cast<int>(r.cause.size()),
-               r.cause.data(), req, static_cast<int>(r.note.size()), r.note.data());
+               static_cast<int>(r.dst.size()), r.dst.data(), static_cast<int>(r.kind.size()), r.kind.data(), qpn, psn,
+               opcode, static_cast<int>(r.verdict.size()), r.verdict.data(), static_cast<int>(r.cause.size()),
+               r.cause.data(), req, static_cast<int>(r.note.size()), r.note.data(), paused, pause);
 }
 
 void TruthWriter::close() {

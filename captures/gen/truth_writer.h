@@ -16,13 +16,14 @@ struct TruthRow {
   int64_t ts_ns = 0;
   std::string_view src, dst;  // host names
   std::string_view kind;
-  uint32_t qpn = 0;
-  uint32_t psn = 0;
-  uint8_t opcode = 0;
+  std::optional<uint32_t> qpn, psn;  // "-" for link-local frames
+  std::optional<uint8_t> opcode;
   std::string_view verdict;
   std::string_view cause;
   std::optional<uint64_t> request_frame;
   std::string_view note;  // "-" when empty
+  std::optional<bool> paused;             // "-" for link-local frames
+  std::optional<uint64_t> pause_frame;
 };
 
 class TruthWriter {
@@ -36,7 +37,7 @@ class TruthWriter {
   void close();
 
   static constexpr std::string_view kHeader =
-      "frame\tpoint\tts_ns\tdir\tkind\tqpn\tpsn\topcode\tverdict\tcause\trequest_frame\tnote\n";
+      "frame\tpoint\tts_ns\tdir\tkind\tqpn\tpsn\topcode\tverdict\tcause\trequest_frame\tnote\tpaused\tpause_frame\n";
 
  private:
   std::FILE* f_ = nullptr;

@@ -2,23 +2,45 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Wireshark decodes what the generator meant.
 
-Runs plain tshark (its built-in InfiniBand dissector, no roceshark plugin)
-over a committed capture and checks every frame twice:
-  * against the truth file: point, timestamp, opcode, QPN, PSN;
-  * against the scenario itself, read by scn.py: VLAN PCP/ID, DSCP and ECN
-    (IPv4 ToS, IPv6 traffic class, GRH traffic class), TTL / hop limit per
-    point, P_Key, AckReq on the last packet of each message, segmentation
-    (opcode and payload size of every request PSN), AETH syndromes and MSNs,
-    read responses, CNPs and the CM REQ/REP fields, snaplen;
-and asserts that `tshark -z expert` reports no errors.
+Runs plain tshark (its built-in InfiniBand, MAC control and LLDP
+dissectors, no roceshark plugin) over a committed capture and checks every
+frame twice:
+  * against the truth file: point, timestamp, opcode, QPN, PSN, and the
+    kind, verdict and note of PFC and LLDP frames;
+  * against the scenario itself, read by scn.py: the Ethernet addresses of
+    the link each point taps (RoCEv2 is routed: the MACs of that link's two
+    nodes, host or switch; RoCEv1 is bridged: the hosts'), VLAN PCP/ID,
+    DSCP and ECN (IPv4 ToS, IPv6 traffic class, GRH traffic class) as each
+    QP, CNP, `marking` change and `rewrite` makes them, TTL / hop limit per
+    point (one less per switch on the way),
+    P_Key, AckReq on the last packet of each message, segmentation (opcode
+    and payload size of every request PSN), AETH syndromes and MSNs, read
+    responses, CNPs and the CM REQ/REP fields, snaplen; PFC frames
+    (addresses, class-enable vector, per-class pause times, length) and
+    LLDP frames (chassis, port, TTL, DCBX PFC bits and APP entries), each
+    one the scenario sends and nothing else;
+  * the pauses: no RoCE frame passes a point towards a pausing device in a
+    class while a PFC window is in force there; every frame the truth file
+    calls paused is a RoCEv2 frame addressed to the pausing device's MAC
+    (what the analyser goes by), names the XOFF that opened a pause there
+    (not a refresh, in FIFO order), and leaves after that pause ended, back
+    to back with the rest of the backlog, the first one serialization time
+    after the end (or after a later pause that stopped the drain);
+and asserts that tshark reports no errors except the malformed runt PFC
+frames, and the PFC expert warnings exactly on the bad PFC frames.
 """
 
 import argparse
 import bisect
+import logging
+import struct
 import sys
 
 import scn
 import tshark_env
+
+logging.getLogger('scapy.runtime').setLevel(logging.ERROR)
+from scapy.utils import RawPcapNgReader  # noqa: E402
 
 FIELDS = [
     'frame.number', 'frame.interface_name', 'frame.time_epoch', 'frame.len', 'frame.cap_len',
@@ -33,7 +55,19 @@ FIELDS = [
     'infiniband.mad.mgmtclass', 'infiniband.mad.attributeid',
     'infiniband.cm.req.localqpn', 'infiniband.cm.req.startpsn',
     'infiniband.cm.rep.localqpn', 'infiniband.cm.rep.startpsn',
-]
+    'eth.dst', 'eth.src',
+    'macc.opcode', 'macc.cbfc.enbv',
+] + ['macc.cbfc.pause_time.c%d' % c for c in range(8)] + [
+    'lldp.chassis.id.mac', 'lldp.port.id', 'lldp.time_to_live',
+    'lldp.dcbx.ieee.willing', 'lldp.dcbx.ieee.pfc.mbc', 'lldp.dcbx.ieee.pfc.numtcs',
+] + ['lldp.dcbx.feature.pfc.prio%d' % c for c in range(8)]
+
+# Fields that occur once per APP entry: read with every occurrence.
+APP_FIELDS = ['frame.number', 'lldp.dcbx.ieee.app.prio', 'lldp.dcbx.iee.app.sf', 'lldp.dcbx.feature.app.proto']
+PFC_DST = '01:80:c2:00:00:01'
+LLDP_DST = '01:80:c2:00:00:0e'
+SEVERITY_ERROR = 0x00800000
+GROUP_MALFORMED = 0x07000000
 
 NAK_SYNDROME = {'nak:seq': 0x60, 'nak:inv-req': 0x61, 'nak:rem-access': 0x62, 'nak:rem-op': 0x63}
 CM_ATTR = {'cm-req': 0x10, 'cm-rep': 0x13, 'cm-rtu': 0x14}
@@ -47,17 +81,35 @@ def num(v):
     return int(v, 0) if v else None
 
 
+def serialization_ns(length, gbps):
+    """Link time of a frame: its bytes plus preamble, FCS and gap, rounded up."""
+    mbps = round(gbps * 1000)
+    return -(-(length + 24) * 8 * 1000 // mbps)
+
+
 class Checker:
-    def __init__(self, sc, rows, truth):
+    def __init__(self, sc, rows, truth, apps, raw):
         self.sc = sc
+        self.raw = raw    # the captured bytes of every frame
         self.rows = rows
         self.truth = truth
+        self.apps = apps  # frame number -> APP entry fields, every occurrence
         self.errors = []
         self.seen = {}    # (qp name, side) -> request PSN offsets seen
         self.owner = {}   # (host, qpn) -> Qp currently using it
         for q in sc.qps:
             for s in (0, 1):
                 self.owner.setdefault((q.hosts[s], q.qpns[s]), q)
+        # Every PFC and LLDP frame the scenario sends: (point, ts_ns, src MAC) -> directive.
+        self.link_local = {}
+        for d in sc.pfcs + sc.lldps:
+            for at in d['times']:
+                self.link_local[(d['point'], sc.epoch_ns + at, d['mac'])] = d
+        self.link_local_seen = set()
+        self.marking_seen = {}  # (qp name, side, point) -> indices of the markings seen
+        self.marking_last = {}  # (qp name, side, point, kind) -> last marking index seen
+        self.roce = []          # (truth row, frame length, priority, next node, eth.dst or None) for the pause checks
+        self.pfc_rows = []      # (truth row, directive)
 
     def err(self, frame, msg):
         self.errors.append('frame %s: %s' % (frame, msg))
@@ -76,8 +128,13 @@ class Checker:
             if ts < last_ts:
                 self.err(r['frame'], 'timestamps go backwards')
             last_ts = ts
-            self.frame(t, r, ts)
+            if r['kind'] in ('pfc', 'lldp'):
+                self.link_local_frame(t, r, ts)
+            else:
+                self.frame(t, r, ts)
         self.coverage()
+        self.marking_coverage()
+        self.pauses()
 
     # -- one frame ---------------------------------------------------------
 
@@ -95,6 +152,10 @@ class Checker:
         self.expect(n, 'BTH opcode', opcode, int(r['opcode'], 16))
         self.expect(n, 'BTH destination QP', destqp, int(r['qpn'], 16))
         self.expect(n, 'BTH PSN', psn, int(r['psn']))
+        if r.get('paused') not in ('0', '1'):
+            self.err(n, 'paused column is %r for a RoCE frame' % r.get('paused'))
+        if (r.get('paused') == '1') != (r.get('pause_frame', '-') != '-'):
+            self.err(n, 'paused %s with pause_frame %s' % (r.get('paused'), r.get('pause_frame')))
         if not sc.records(point, src, dst):
             self.err(n, 'point %s should not record %s' % (point, r['dir']))
         self.expect(n, 'captured length', int(t['frame.cap_len']), min(int(t['frame.len']), sc.snaplen_of(point)))
@@ -110,7 +171,9 @@ class Checker:
             q, side = owners[0]
         if q is None:
             return
-        self.headers(n, t, q, kind, note, point, src, dst)
+        prio = self.headers(n, t, q, side, kind, note, point, src, dst, ts)
+        routed = t['eth.dst'].lower() if q.ver != 'v1' else None
+        self.roce.append((r, int(t['frame.len']), prio, sc.next_node(src, dst, point), routed))
         self.expect(n, 'P_Key', num(t['infiniband.bth.p_key']), q.pkey)
 
         ackreq = num(t['infiniband.bth.a'])
@@ -130,38 +193,301 @@ class Checker:
             self.expect(n, 'CNP opcode', opcode, 0x81)
             self.expect(n, 'CNP PSN', psn, 0)
 
-    def headers(self, n, t, q, kind, note, point, src, dst):
+    # -- marking -------------------------------------------------------------
+
+    def markings(self, q, side, kind):
+        """[(from ns or None, {'pcp', 'dscp', 'ecn'})]: what the sender uses from when on."""
+        sc = self.sc
+        if kind == 'cnp':
+            return [(None, {'pcp': sc.cnp_pcp if q.cnp_pcp is None else q.cnp_pcp,
+                            'dscp': sc.cnp_dscp if q.cnp_dscp is None else q.cnp_dscp, 'ecn': sc.cnp_ecn})]
+        m = {'pcp': q.pcp, 'dscp': q.dscp, 'ecn': q.ecn}
+        out = [(None, dict(m))]
+        for at, change in q.markings[side]:
+            m.update(change)
+            out.append((at, dict(m)))
+        return out
+
+    def rewritten(self, m, q, src, dst, point):
+        """The marking after the rewrites at the points up to and including this one."""
+        m = dict(m)
+        route = self.sc.route(src, dst)
+        for p in route[:route.index(point) + 1]:
+            for rp, what, direction in self.sc.rewrites:
+                if rp != p or (direction is not None and direction != (src, dst)):
+                    continue
+                if 'dscp' in what and q.ver != 'v1' and what['dscp'][0] in (None, m['dscp']):
+                    m['dscp'] = what['dscp'][1]
+                if 'pcp' in what and q.vlan is not None and what['pcp'][0] in (None, m['pcp']):
+                    m['pcp'] = what['pcp'][1]
+        return m
+
+    def headers(self, n, t, q, side, kind, note, point, src, dst, ts):
+        """Checks the Ethernet and IP/GRH headers; returns the frame's priority."""
         sc = self.sc
         if q.vlan is not None:
             self.expect(n, 'VLAN ID', num(t['vlan.id']), q.vlan)
-            self.expect(n, 'VLAN PCP', num(t['vlan.priority']), q.pcp)
             etype = num(t['vlan.etype'])
         else:
             self.expect(n, 'VLAN tag', t['vlan.id'], '')
             etype = num(t['eth.type'])
-        dscp = sc.cnp_dscp if kind == 'cnp' else q.dscp
-        ecn = 3 if 'ce' in note else (sc.cnp_ecn if kind == 'cnp' else q.ecn)
-        hop = sc.route(src, dst).index(point)
+        if q.ver == 'v1':
+            want_src, want_dst = sc.mac_of(src), sc.mac_of(dst)  # bridged
+        else:
+            up, down = sc.link_ends(src, dst, point)
+            want_src, want_dst = sc.mac_of(up), sc.mac_of(down)
+        self.expect(n, 'Ethernet source', t['eth.src'].lower(), want_src)
+        self.expect(n, 'Ethernet destination', t['eth.dst'].lower(), want_dst)
+        hop = sc.switches_before(src, dst, point)
         if q.ver == 'v2':
             self.expect(n, 'ethertype', etype, 0x0800)
             self.expect(n, 'UDP destination port', num(t['udp.dstport']), 4791)
             self.expect(n, 'IPv4 DF', num(t['ip.flags.df']), 1)
-            self.expect(n, 'IPv4 DSCP', num(t['ip.dsfield.dscp']), dscp)
-            self.expect(n, 'IPv4 ECN', num(t['ip.dsfield.ecn']), ecn)
             self.expect(n, 'IPv4 TTL', num(t['ip.ttl']), 64 - hop)
+            dscp, ecn = num(t['ip.dsfield.dscp']), num(t['ip.dsfield.ecn'])
         elif q.ver == 'v2-ipv6':
             self.expect(n, 'ethertype', etype, 0x86DD)
             self.expect(n, 'UDP destination port', num(t['udp.dstport']), 4791)
-            self.expect(n, 'IPv6 traffic class DSCP', num(t['ipv6.tclass.dscp']), dscp)
-            self.expect(n, 'IPv6 traffic class ECN', num(t['ipv6.tclass.ecn']), ecn)
             self.expect(n, 'IPv6 hop limit', num(t['ipv6.hlim']), 64 - hop)
+            dscp, ecn = num(t['ipv6.tclass.dscp']), num(t['ipv6.tclass.ecn'])
         else:
             self.expect(n, 'ethertype', etype, 0x8915)
             self.expect(n, 'GRH next header', num(t['infiniband.grh.nxthdr']), 0x1B)
-            self.expect(n, 'GRH traffic class', num(t['infiniband.grh.tclass']), dscp << 2)
             self.expect(n, 'GRH hop limit (bridged, never decremented)', num(t['infiniband.grh.hoplmt']), 64)
             if t['ip.dsfield.dscp'] or t['udp.dstport']:
                 self.err(n, 'RoCEv1 frame with an IP/UDP header')
+            tclass = num(t['infiniband.grh.tclass'])
+            dscp, ecn = (tclass >> 2, tclass & 3) if tclass is not None else (None, None)
+        pcp = num(t['vlan.priority']) if q.vlan is not None else None
+        got = {'pcp': pcp, 'dscp': dscp, 'ecn': ecn}
+
+        # The marking in force when the sender built the frame. Without jitter,
+        # pauses or paced links that is when it began to serialise it: the
+        # frame passes here one host-link serialization plus the latency
+        # later. Otherwise any marking that began before the frame passed
+        # here will do (the newest that matches).
+        rel = ts - sc.epoch_ns
+        upstream = sc.route(src, dst)[:sc.route(src, dst).index(point) + 1]
+        if not sc.jitter and not sc.pfcs and not any(p in sc.speed for p in upstream) and kind != 'cm':
+            rel -= sc.latency_to(src, dst, point) + serialization_ns(int(t['frame.len']), sc.link_gbps)
+        cands = [(j, m) for j, (at, m) in enumerate(self.markings(q, side, kind)) if at is None or at <= rel]
+        if not sc.jitter and not sc.pfcs and not any(p in sc.speed for p in upstream) and kind != 'cm':
+            cands = cands[-1:]
+        chosen = None
+        for j, m in reversed(cands):
+            want = self.rewritten(m, q, src, dst, point)
+            want['ecn'] = 3 if 'ce' in note else want['ecn']
+            if q.vlan is None:
+                want['pcp'] = None
+            if all(got[k] == want[k] for k in got):
+                chosen = j
+                break
+        if chosen is None:
+            want = self.rewritten(cands[-1][1], q, src, dst, point)
+            want['ecn'] = 3 if 'ce' in note else want['ecn']
+            name = {'v2': 'IPv4', 'v2-ipv6': 'IPv6 traffic class', 'v1': 'GRH traffic class'}[q.ver]
+            if q.vlan is not None:
+                self.expect(n, 'VLAN PCP', pcp, want['pcp'])
+            self.expect(n, name + ' DSCP', dscp, want['dscp'])
+            self.expect(n, name + ' ECN', ecn, want['ecn'])
+        elif kind != 'cnp':
+            self.marking_seen.setdefault((q.name, side, point), set()).add(chosen)
+            key = (q.name, side, point, kind)
+            # Without pauses a point sees one QP's packets in sending order, so
+            # the markings it sees never go back to an older one.
+            if not sc.pfcs and chosen < self.marking_last.get(key, 0):
+                self.err(n, '%s marking goes back to an older one' % q.name)
+            self.marking_last[key] = max(chosen, self.marking_last.get(key, 0))
+        return pcp if pcp is not None else (dscp or 0) >> 3
+
+    def marking_coverage(self):
+        """Every marking change shows at every point that records its sender."""
+        sc = self.sc
+        for q in sc.qps:
+            for s in (0, 1):
+                if not q.markings[s]:
+                    continue
+                src, dst = q.hosts[s], q.hosts[1 - s]
+                for p in sc.route(src, dst):
+                    if not sc.records(p, src, dst):
+                        continue
+                    seen = self.marking_seen.get((q.name, s, p), set())
+                    missing = sorted(set(range(len(q.markings[s]) + 1)) - seen)
+                    if missing:
+                        self.errors.append('%s from %s: markings %s never seen at %s' % (q.name, src, missing, p))
+
+    # -- PFC and LLDP ----------------------------------------------------------
+
+    def link_local_frame(self, t, r, ts):
+        n, point, note = r['frame'], r['point'], r['note'].split(';')
+        self.expect(n, 'frame number', t['frame.number'], n)
+        self.expect(n, 'interface name', t['frame.interface_name'], point)
+        self.expect(n, 'timestamp (ns)', ts, int(r['ts_ns']))
+        src = t['eth.src'].lower()
+        d = self.link_local.get((point, ts, src))
+        if d is None or ('quanta' in d) != (r['kind'] == 'pfc'):
+            return self.err(n, '%s frame from %s at %s that no directive sends' % (r['kind'], src, point))
+        if (point, ts, src) in self.link_local_seen:
+            return self.err(n, 'a second %s frame from %s at the same time' % (r['kind'], src))
+        self.link_local_seen.add((point, ts, src))
+        for col in ('qpn', 'psn', 'opcode', 'cause', 'request_frame', 'paused', 'pause_frame'):
+            self.expect(n, 'truth column ' + col, r.get(col), '-')
+        self.expect(n, 'truth dir', r['dir'], d['name'] + '->-')
+        self.expect(n, 'VLAN tag', t['vlan.id'], '')
+        if r['kind'] == 'pfc':
+            self.pfc_frame(n, t, r, d, note)
+        else:
+            self.lldp_frame(n, t, r, d, note)
+
+    def pfc_frame(self, n, t, r, d, note):
+        self.pfc_rows.append((r, d))
+        self.expect(n, 'PFC destination', t['eth.dst'].lower(), d['dst'])
+        self.expect(n, 'ethertype', num(t['eth.type']), 0x8808)
+        self.expect(n, 'frame length', int(t['frame.len']), d['truncate'] or 60)
+        self.expect(n, 'MAC control opcode', num(t['macc.opcode']), 0x0101)
+        self.expect(n, 'class-enable vector', num(t['macc.cbfc.enbv']), d['reserved'] << 8 | d['enable'])
+        times = [d['quanta'][c] if d['enable'] >> c & 1 else 0 for c in range(8)]
+        if d['truncate'] is None:
+            for c in range(8):
+                self.expect(n, 'pause time of class %d' % c, num(t['macc.cbfc.pause_time.c%d' % c]), times[c])
+        else:
+            # Wireshark 4.0 gives up on the whole block of pause times of a
+            # runt, so compare its bytes with the start of the full frame.
+            full = bytes.fromhex(d['dst'].replace(':', '') + d['mac'].replace(':', ''))
+            full += struct.pack('!HHH8H', 0x8808, 0x0101, d['reserved'] << 8 | d['enable'], *times)
+            self.expect(n, 'runt PFC bytes', self.raw[int(n) - 1], full[:d['truncate']])
+        enabled = [c for c in range(8) if d['enable'] >> c & 1]
+        self.expect(n, 'truth verdict', r['verdict'], 'pfc-xoff' if any(d['quanta'][c] for c in enabled) else 'pfc-xon')
+        want = ['%d:%d' % (c, d['quanta'][c]) for c in enabled]
+        if d['storm']:
+            want.append('storm')
+        for flag, on in (('reserved-bits', d['reserved']), ('short', d['truncate'] is not None),
+                         ('bad-dst', d['dst'] != PFC_DST)):
+            if on:
+                want.append(flag)
+        self.expect(n, 'truth note', note, want)
+
+    def lldp_frame(self, n, t, r, d, note):
+        self.expect(n, 'LLDP destination', t['eth.dst'].lower(), LLDP_DST)
+        self.expect(n, 'ethertype', num(t['eth.type']), 0x88CC)
+        self.expect(n, 'chassis ID', t['lldp.chassis.id.mac'].lower(), d['mac'])
+        self.expect(n, 'port ID', t['lldp.port.id'], d['port'])
+        self.expect(n, 'TTL', num(t['lldp.time_to_live']), d['ttl'])
+        self.expect(n, 'truth verdict', r['verdict'], 'lldp')
+        if d['pfc'] is None:
+            self.expect(n, 'PFC Configuration TLV', t['lldp.dcbx.ieee.pfc.numtcs'], '')
+        else:
+            self.expect(n, 'PFC willing', num(t['lldp.dcbx.ieee.willing']), d['willing'])
+            self.expect(n, 'PFC MBC', num(t['lldp.dcbx.ieee.pfc.mbc']), d['mbc'])
+            self.expect(n, 'PFC capability', num(t['lldp.dcbx.ieee.pfc.numtcs']), d['cap'])
+            bits = sum(num(t['lldp.dcbx.feature.pfc.prio%d' % c]) << c for c in range(8))
+            self.expect(n, 'PFC enable bitmap', bits, d['pfc'])
+        a = self.apps.get(r['frame'], {})
+        split = lambda f: [int(x, 0) for x in a.get(f, '').split(',') if x]  # noqa: E731
+        self.expect(n, 'APP priorities', split('lldp.dcbx.ieee.app.prio'), [p for _, p in d['app']])
+        self.expect(n, 'APP selectors (5: DSCP)', split('lldp.dcbx.iee.app.sf'), [5] * len(d['app']))
+        self.expect(n, 'APP protocol IDs (DSCPs)', split('lldp.dcbx.feature.app.proto'), [x for x, _ in d['app']])
+        want = []
+        if d['pfc'] is not None:
+            want.append('pfc=' + (','.join(str(c) for c in range(8) if d['pfc'] >> c & 1) or 'none'))
+        if d['app']:
+            want.append('app=' + ','.join('%d:%d' % e for e in d['app']))
+        self.expect(n, 'truth note', note, want)
+
+    def pauses(self):
+        """RoCE frames against the PFC windows of their point, side and class."""
+        sc = self.sc
+        missing = set(self.link_local) - self.link_local_seen
+        for point, ts, mac in sorted(missing)[:10]:
+            self.errors.append('no frame from %s at %s, %d ns' % (mac, point, ts))
+        # Pause intervals per (point, side, class): a refresh replaces the
+        # window, quanta 0 ends it. Runts and frames to another address pause nothing.
+        events = {}
+        for r, d in self.pfc_rows:
+            if d['truncate'] is None and d['dst'] == PFC_DST:
+                for c in range(8):
+                    if d['enable'] >> c & 1:
+                        events.setdefault((r['point'], d['name'], c), []).append(
+                            (int(r['ts_ns']), d['quanta'][c], r['frame'], d['mac']))
+        intervals = {}  # key -> [(start, end, frame, opens a pause)]
+        for key, ev in events.items():
+            gbps = sc.gbps_of(key[0])
+            out = intervals.setdefault(key, [])
+            xon = True  # nothing in force yet
+            for i, (ts, q, f, _) in enumerate(ev):
+                if q:
+                    end = ts + scn.quanta_ns(q, gbps)
+                    # A refresh up to the end of the window keeps the pause; one after it, or after an XON, opens one.
+                    opens = xon or out[-1][1] < ts
+                    if i + 1 < len(ev):
+                        end = min(end, ev[i + 1][0])
+                    out.append((ts, end, f, opens))
+                xon = not q
+        pauser = {(key, f): mac for key, ev in events.items() for _, _, f, mac in ev}
+
+        def chain_end(key, frame):
+            """When the pause that `frame` opened was over; None if it opened none."""
+            iv = intervals.get(key, [])
+            i = next((k for k, x in enumerate(iv) if x[2] == frame and x[3]), None)
+            if i is None:
+                return None
+            end = iv[i][1]
+            while i + 1 < len(iv) and not iv[i + 1][3]:
+                i += 1
+                end = iv[i][1]
+            return end
+
+        backlog = {}  # (key, pause_frame) -> [(ts, serialization, frame)] of what waited behind it
+        last_pause = {}  # key -> pause_frame of the last frame held there
+        for r, length, prio, towards, dst_mac in self.roce:
+            n, ts, point = r['frame'], int(r['ts_ns']), r['point']
+            key = (point, towards, prio)
+            for start, end, f, _ in intervals.get(key, []):
+                if start < ts < end:
+                    self.err(n, 'passes %s towards %s in priority %d while frame %s pauses it' % (point, towards, prio, f))
+            if r.get('paused') != '1':
+                continue
+            end = chain_end(key, r['pause_frame'])
+            if end is None:
+                self.err(n, 'paused by frame %s, which opens no pause of priority %d towards %s at %s' %
+                         (r['pause_frame'], prio, towards, point))
+                continue
+            if dst_mac is None:
+                self.err(n, 'a bridged (RoCEv1) frame held by a pause: the analyser cannot tell its direction')
+            elif dst_mac != pauser[(key, r['pause_frame'])]:
+                self.err(n, 'held by a pause from %s but sent to %s' % (pauser[(key, r['pause_frame'])], dst_mac))
+            s = serialization_ns(length, sc.gbps_of(point))
+            if ts < end + s:
+                self.err(n, 'held until %d ns but recorded at %d ns' % (end + s, ts))
+            # FIFO per class: never an older pause than the frame held before it.
+            if int(r['pause_frame']) < last_pause.get(key, 0):
+                self.err(n, 'pause_frame %s is older than that of the frame held before it' % r['pause_frame'])
+            last_pause[key] = int(r['pause_frame'])
+            backlog.setdefault((key, r['pause_frame']), []).append((ts, s, n))
+
+        def resumed(key, after, before):
+            """The end of the last pause that began while the backlog drained, if any."""
+            ends = [chain_end(key, f) for start, _, f, opens in intervals.get(key, []) if opens and after <= start < before]
+            return max(ends) if ends else None
+
+        # What waited in one busy period leaves back to back at the link's
+        # rate from the end of the pause that began it (or of one that
+        # stopped the drain again); on a paced link other classes may take turns.
+        busy = {}  # (point, towards) -> timestamps of what passed there
+        for r, _, _, towards, _ in self.roce:
+            busy.setdefault((r['point'], towards), []).append(int(r['ts_ns']))
+        for (key, pf), frames in backlog.items():
+            prev = chain_end(key, pf)
+            for ts, s, n in frames:
+                again = resumed(key, prev, ts)
+                if again is not None:
+                    prev = max(prev, again)
+                paced = key[0] in sc.speed
+                others = any(prev < x < ts for x in busy[(key[0], key[1])])
+                if ts != prev + s and not (paced and others and ts > prev + s):
+                    self.err(n, 'held in priority %d at %s: leaves at %d ns, expected %d ns (back to back at %g Gb/s)' %
+                             (key[2], key[0], ts, prev + s, sc.gbps_of(key[0])))
+                prev = ts
 
     def ib_payload(self, t, q, opcode):
         """Payload bytes after the extension headers, from the lengths Wireshark reports."""
@@ -283,19 +609,36 @@ class Checker:
                                        (q.name, q.hosts[s], sorted(want - got)[:10], sorted(got - want)[:10]))
 
 
-def expert_check(pcap, tshark, errors):
+def expert_check(pcap, tshark, errors, truth):
     # The RPC-over-RDMA heuristic of Wireshark 4.0 reads 16 bytes of any RC
     # SEND ONLY payload before checking its length, so a SEND ONLY shorter
     # than that is always "Malformed: RPCoRDMA". Check the rest with it off,
-    # and that it alone explains the malformed frames with it on.
-    out = tshark_env.run(['-r', pcap, '-n', '-q', '-z', 'expert', '--disable-heuristic', 'rpcrdma_infiniband'], tshark)
-    for line in out.splitlines():
-        if line.startswith('Errors') or 'Malformed' in line:
-            errors.append('tshark -z expert: ' + line.strip())
-    # With it on, the only malformed frames may be such SEND ONLYs (with it
-    # off there are none, as checked above).
+    # and that it alone explains the other malformed frames with it on.
+    def flagged(note):
+        return {r['frame'] for r in truth if r['kind'] == 'pfc' and note in r['note'].split(';')}
+    runts = flagged('short')  # a runt PFC frame is malformed by design
+    off = ['--disable-heuristic', 'rpcrdma_infiniband']
+    for f in tshark_env.fields(pcap, ['frame.number', '_ws.expert.message', '_ws.expert.severity', '_ws.expert.group'],
+                               ['-Y', '_ws.expert'] + off, tshark, occurrence='a', aggregator='|'):
+        for msg, sev, group in zip(f['_ws.expert.message'].split('|'), f['_ws.expert.severity'].split('|'),
+                                   f['_ws.expert.group'].split('|')):
+            if sev and int(sev) >= SEVERITY_ERROR and not (f['frame.number'] in runts and int(group) == GROUP_MALFORMED):
+                errors.append('frame %s: tshark expert error: %s' % (f['frame.number'], msg))
+    # The PFC warnings appear on the bad frames and nowhere else.
+    for field, note in (('macc.cbfc.enbv.not_zero', 'reserved-bits'), ('macc.dst_address_invalid', 'bad-dst')):
+        got = {f['frame.number'] for f in tshark_env.fields(pcap, ['frame.number'], ['-Y', field], tshark)}
+        if got != flagged(note):
+            errors.append('expert %s on frames %s, the truth file marks %s as %s' %
+                          (field, sorted(got, key=int), sorted(flagged(note), key=int), note))
+    malformed = tshark_env.fields(pcap, ['frame.number'], ['-Y', '_ws.malformed'] + off, tshark)
+    if {f['frame.number'] for f in malformed} != runts:
+        errors.append('malformed frames %s, expected exactly the runt PFC frames %s' %
+                      (sorted(f['frame.number'] for f in malformed), sorted(runts)))
+    # With it on, the only other malformed frames may be such SEND ONLYs.
     for f in tshark_env.fields(pcap, ['frame.number', 'infiniband.bth.opcode', 'udp.length', 'infiniband.grh.paylen'],
                                ['-Y', '_ws.malformed'], tshark):
+        if f['frame.number'] in runts:
+            continue
         length = int(f['udp.length']) - 8 if f['udp.length'] else int(f['infiniband.grh.paylen'] or 0)
         payload = length - 12 - 4
         if not (f['infiniband.bth.opcode'] == '4' and payload < 16):
@@ -312,10 +655,12 @@ def main():
     a = ap.parse_args()
     sc = scn.Scenario(a.scenario)
     rows = tshark_env.fields(a.pcap, FIELDS, tshark=a.tshark)
+    apps = {f['frame.number']: f for f in tshark_env.fields(a.pcap, APP_FIELDS, ['-Y', 'lldp'], a.tshark, occurrence='a')}
     truth = tshark_env.read_truth(a.truth)
-    c = Checker(sc, rows, truth)
+    raw = [bytes(data) for data, _ in RawPcapNgReader(a.pcap)]
+    c = Checker(sc, rows, truth, apps, raw)
     c.run()
-    expert_check(a.pcap, a.tshark, c.errors)
+    expert_check(a.pcap, a.tshark, c.errors, truth)
     if not truth:
         c.errors.append('empty capture')
     for e in c.errors[:50]:

@@ -16,7 +16,14 @@ import sys
 
 import tshark_env
 
-COLUMNS = ['point', 'ts_ns', 'dir', 'kind', 'qpn', 'psn', 'opcode', 'verdict', 'cause', 'note']
+COLUMNS = ['point', 'ts_ns', 'dir', 'kind', 'qpn', 'psn', 'opcode', 'verdict', 'cause', 'note', 'paused']
+
+
+def pause_times(rows):
+    """Per row, the timestamp of the PFC frame its pause_frame names (frame
+    numbers differ between files, the PFC frame they name must not)."""
+    ts = {r['frame']: r['ts_ns'] for r in rows}
+    return [ts.get(r.get('pause_frame', '-'), '-') for r in rows]
 
 
 def main():
@@ -45,6 +52,9 @@ def main():
             errors.append('point %s records nothing' % p)
         if [[r[c] for c in COLUMNS] for r in mine] != [[r[c] for c in COLUMNS] for r in want]:
             errors.append('--only-point %s disagrees with the all-points truth file' % p)
+        full_ts = dict(zip((r['frame'] for r in full), pause_times(full)))
+        if pause_times(mine) != [full_ts[r['frame']] for r in want]:
+            errors.append('--only-point %s: pause_frame names other PFC frames than the all-points file' % p)
         names = {f['frame.interface_name'] for f in tshark_env.fields(out + '.pcapng', ['frame.interface_name'])}
         if names != {p}:
             errors.append('%s.pcapng has interfaces %s' % (p, sorted(names)))

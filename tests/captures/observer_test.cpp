@@ -5,6 +5,7 @@
 
 #include "captures/gen/aeth.h"
 #include "captures/gen/opcodes.h"
+#include "captures/gen/scenario.h"
 
 namespace roceshark::gen {
 namespace {
@@ -20,6 +21,17 @@ class Feed {
     i.cause = cause;
     i.psn_span = span;
     return send(i);
+  }
+  Judgement req_at(Ns time, uint32_t psn, Cause cause = Cause::original) {
+    FrameInfo i;
+    i.kind = FrameKind::req;
+    i.psn = psn;
+    i.cause = cause;
+    infos_.push_back(i);
+    Frame f;
+    f.time = time;
+    f.info = &infos_.back();
+    return obs_.judge(f, ++n_);
   }
   Judgement ack(uint32_t psn, uint8_t syndrome = aeth::kAckInvalidCredit) {
     FrameInfo i;
@@ -57,7 +69,7 @@ TEST(Observer, InOrderGapAndResends) {
   EXPECT_EQ(f.req(14).verdict, "gap:2");     // 12 and 13 skipped
   f.ack(12, aeth::kNakPsnSeqError);
   EXPECT_EQ(f.req(12, false, Cause::gbn).verdict, "gbn");
-  EXPECT_EQ(f.req(13, false, Cause::timeout).verdict, "timeout");
+  EXPECT_EQ(f.req_at(2'000'000, 13, Cause::timeout).verdict, "timeout");  // after a silence
   f.ack(14, aeth::rnr_nak(1));
   EXPECT_EQ(f.req(14, false, Cause::rnr).verdict, "rnr-retry");
   EXPECT_EQ(f.req(14, false, Cause::original).verdict, "retransmission");
@@ -170,6 +182,51 @@ TEST(Observer, PointsAndQpsAreSeparate) {
   EXPECT_EQ(f.on_point(0, i).verdict, "in-order");  // another QP (a reused QPN is one too)
   i.qp = 0;
   EXPECT_EQ(f.on_point(0, i).verdict, "gap:9");
+}
+
+TEST(Observer, TimeoutNeedsASilenceBeforeTheRun) {
+  Feed f;
+  f.req_at(0, 10);
+  f.req_at(100, 11);
+  f.req_at(200, 12);
+  // The timer fired with nothing passing here for 4 ms: a visible timeout.
+  EXPECT_EQ(f.req_at(4'000'200, 10, Cause::timeout).verdict, "timeout");
+  EXPECT_EQ(f.req_at(4'000'300, 11, Cause::timeout).verdict, "timeout");  // the run goes on
+  EXPECT_EQ(f.req_at(4'000'400, 12, Cause::timeout).verdict, "timeout");
+  Feed g;  // a pause held the originals: they and the resends pass back to back
+  g.req_at(5'000'000, 10);
+  g.req_at(5'000'100, 11);
+  EXPECT_EQ(g.req_at(5'000'200, 10, Cause::timeout).verdict, "retransmission");
+  EXPECT_EQ(g.req_at(5'000'300, 11, Cause::timeout).verdict, "retransmission");
+  EXPECT_EQ(g.req_at(5'000'400, 12).verdict, "in-order");
+  // A new run after a silence is judged afresh.
+  EXPECT_EQ(g.req_at(9'000'400, 12, Cause::timeout).verdict, "timeout");
+}
+
+TEST(Observer, PfcAndLldpFrames) {
+  PfcDirective xoff;
+  xoff.enable = 1 << 3 | 1 << 4;
+  xoff.quanta[3] = 0xFFFF;  // class 4: XON in the same frame
+  PfcDirective xon;
+  xon.enable = 1 << 3;
+  LldpDirective lldp;
+  Observer obs;
+  FrameInfo i;
+  i.kind = FrameKind::pfc;
+  i.pfc = &xoff;
+  Frame fr;
+  fr.info = &i;
+  EXPECT_EQ(obs.judge(fr, 1).verdict, "pfc-xoff");
+  i.pfc = &xon;
+  EXPECT_EQ(obs.judge(fr, 2).verdict, "pfc-xon");
+  FrameInfo l;
+  l.kind = FrameKind::lldp;
+  l.lldp = &lldp;
+  fr.info = &l;
+  EXPECT_EQ(obs.judge(fr, 3).verdict, "lldp");
+  EXPECT_EQ(pfc_verdict(0, {}), "pfc-xon");
+  EXPECT_EQ(kind_name(FrameKind::pfc), "pfc");
+  EXPECT_EQ(kind_name(FrameKind::lldp), "lldp");
 }
 
 TEST(Observer, Names) {

@@ -162,6 +162,76 @@ TEST(PacketBuilder, RoceV1HasGrhAndNoUdp) {
   EXPECT_EQ(grh[7], 64);                      // bridged: the GRH hop limit stays
 }
 
+// The ICRC a frame carries still matches its bytes.
+bool icrc_valid(const BuiltFrame& f, L3Kind kind) {
+  auto icrc = compute_icrc(std::span<const uint8_t>(f.bytes).subspan(f.at.l3, f.at.l3_end - f.at.l3 - 4), kind);
+  return icrc == read_icrc(std::span<const uint8_t, 4>(f.bytes.data() + f.at.l3_end - 4, 4));
+}
+
+TEST(PacketBuilder, DscpRewriteKeepsEcnChecksumAndIcrc) {
+  Bth b;
+  b.opcode = op::kSendOnly;
+  const std::vector<uint8_t> payload(8, 0x5A);
+  BuiltFrame f = build_frame(link(false), net_v4(), b, {}, payload);
+  std::span<uint8_t> bytes(f.bytes);
+  set_ecn(bytes, f.at, Transport::v2_ipv4, 3);
+  EXPECT_EQ(get_dscp(bytes, f.at, Transport::v2_ipv4), 26);
+  set_dscp(bytes, f.at, Transport::v2_ipv4, 0);
+  EXPECT_EQ(get_dscp(bytes, f.at, Transport::v2_ipv4), 0);
+  EXPECT_EQ(get_ecn(bytes, f.at, Transport::v2_ipv4), 3);  // the ECN bits stay
+  EXPECT_EQ(fold_complement(ones_sum({f.bytes.data() + f.at.l3, 20})), 0);
+  EXPECT_TRUE(icrc_valid(f, L3Kind::ipv4));  // DSCP is a variant field: masked in the ICRC
+  f.bytes[f.at.l3 + 9] ^= 1;                  // ... the protocol byte is not
+  EXPECT_FALSE(icrc_valid(f, L3Kind::ipv4));
+}
+
+TEST(PacketBuilder, DscpInTheIpv6AndGrhTrafficClass) {
+  for (Transport t : {Transport::v2_ipv6, Transport::v1}) {
+    NetHeader n = net_v4();
+    n.transport = t;
+    n.src6 = *parse_ipv6("fd00::1");
+    n.dst6 = *parse_ipv6("fd00::2");
+    n.dscp = 26;
+    n.ecn = t == Transport::v1 ? 0 : 2;
+    Bth b;
+    b.opcode = op::kAck;
+    Extensions e;
+    e.aeth = Aeth{0x1F, 1};
+    BuiltFrame f = build_frame(link(false), n, b, e, {});
+    std::span<uint8_t> bytes(f.bytes);
+    EXPECT_EQ(get_dscp(bytes, f.at, t), 26);
+    set_dscp(bytes, f.at, t, 0x2B);  // 101011: bits on both sides of the byte boundary
+    EXPECT_EQ(get_dscp(bytes, f.at, t), 0x2B);
+    const uint8_t tclass = static_cast<uint8_t>((f.bytes[f.at.l3] & 0x0F) << 4 | f.bytes[f.at.l3 + 1] >> 4);
+    EXPECT_EQ(tclass, 0x2B << 2 | n.ecn);  // DSCP << 2 | ECN
+    EXPECT_EQ(f.bytes[f.at.l3] >> 4, 6);   // version untouched
+    EXPECT_TRUE(icrc_valid(f, t == Transport::v1 ? L3Kind::grh : L3Kind::ipv6));
+    EXPECT_EQ(frame_priority(bytes, f.at, t), 0x2B >> 3);
+  }
+}
+
+TEST(PacketBuilder, PcpAndPriority) {
+  Bth b;
+  b.opcode = op::kSendOnly;
+  BuiltFrame tagged = build_frame(link(true), net_v4(), b, {}, {});
+  std::span<uint8_t> t(tagged.bytes);
+  EXPECT_EQ(get_pcp(t), 3);
+  EXPECT_EQ(frame_priority(t, tagged.at, Transport::v2_ipv4), 3);
+  set_pcp(t, 0);
+  EXPECT_EQ(get_pcp(t), 0);
+  EXPECT_EQ(get_u16(tagged.bytes.data() + 14) & 0x0FFF, 100u);  // the VLAN ID stays
+  EXPECT_EQ(frame_priority(t, tagged.at, Transport::v2_ipv4), 0);  // PCP wins over DSCP 26
+  EXPECT_TRUE(icrc_valid(tagged, L3Kind::ipv4));
+  BuiltFrame untagged = build_frame(link(false), net_v4(), b, {}, {});
+  std::span<uint8_t> u(untagged.bytes);
+  EXPECT_FALSE(get_pcp(u));
+  set_pcp(u, 5);  // nothing to set
+  EXPECT_EQ(untagged.bytes, build_frame(link(false), net_v4(), b, {}, {}).bytes);
+  EXPECT_EQ(frame_priority(u, untagged.at, Transport::v2_ipv4), 26 >> 3);  // DSCP 26 -> 3
+  set_dscp(u, untagged.at, Transport::v2_ipv4, 48);
+  EXPECT_EQ(frame_priority(u, untagged.at, Transport::v2_ipv4), 6);
+}
+
 TEST(PacketBuilder, UdpSourcePortFromTheQpPair) {
   // Linux: flow label from lqpn * rqpn folded to 20 bits, then into 0xC000-0xFFFF.
   const uint32_t fl = roce_flow_label(0x11, 0x22);

@@ -48,6 +48,41 @@ TEST(ScenarioParser, ReadsTheNetwork) {
   EXPECT_EQ(s.messages[1].id, "w1");
 }
 
+TEST(ScenarioParser, PutsASwitchBetweenAdjacentPoints) {
+  Scenario s = parse_scenario(kBase);
+  ASSERT_EQ(s.switches.size(), 1u);
+  EXPECT_EQ(s.switches[0].name, "p1+p2");
+  EXPECT_EQ(s.switches[0].mac, *parse_mac("02:53:57:00:00:01"));
+  EXPECT_TRUE(s.switches[0].implicit);
+  const Path& p = s.paths[0];
+  EXPECT_EQ(p.switches, (std::vector<std::vector<size_t>>{{}, {0}, {}}));  // none on the host links
+  const NodeRef a{NodeRef::Kind::host, 0}, b{NodeRef::Kind::host, 1}, sw{NodeRef::Kind::sw, 0};
+  EXPECT_EQ(p.before(0), a);
+  EXPECT_EQ(p.after(0), sw);
+  EXPECT_EQ(p.before(1), sw);
+  EXPECT_EQ(p.after(1), b);
+}
+
+TEST(ScenarioParser, NamedSwitchesSitWhereThePathSays) {
+  Scenario s = parse_scenario(
+      "host a 10.0.0.1 02:00:00:00:00:0a\nhost b 10.0.0.2 02:00:00:00:00:0b\nhost c 10.0.0.3 02:00:00:00:00:0c\n"
+      "switch tor 02:00:00:01:00:00\nswitch leaf 02:00:00:01:00:01\nswitch spine 02:00:00:01:00:02\n"
+      "path a 1us tor 1us p1 1us leaf 2us spine 1us p2 1us b\n"
+      "path c 300ns leaf 2us spine 1us p2 1us b\n"  // shares p2's link with the first path
+      "path a 1us tor 1us p1 1us leaf 1us p3 1us p4 1us c\n");  // p3 - p4: an implicit switch
+  ASSERT_EQ(s.switches.size(), 4u);
+  EXPECT_EQ(s.switches[3].name, "p3+p4");
+  EXPECT_EQ(s.switches[3].mac, *parse_mac("02:53:57:00:00:01"));
+  const Path& p = s.paths[0];
+  EXPECT_EQ(p.latency, (std::vector<Ns>{2000, 4000, 1000}));  // a switch's hops add up in its segment
+  EXPECT_EQ(p.switches, (std::vector<std::vector<size_t>>{{0}, {1, 2}, {}}));
+  EXPECT_EQ(p.before(0), (NodeRef{NodeRef::Kind::sw, 0}));  // p1 taps tor - leaf
+  EXPECT_EQ(p.after(0), (NodeRef{NodeRef::Kind::sw, 1}));
+  EXPECT_EQ(p.before(1), (NodeRef{NodeRef::Kind::sw, 2}));  // p2 taps spine - b
+  EXPECT_EQ(s.paths[1].switches, (std::vector<std::vector<size_t>>{{1, 2}, {}}));
+  EXPECT_EQ(s.paths[2].switches, (std::vector<std::vector<size_t>>{{0}, {1}, {3}, {}}));
+}
+
 TEST(ScenarioParser, ResolvesWhereInTheTravelDirection) {
   Scenario s = parse_scenario(kBase + "send q a 4K\n"
                               "drop q a psn=1 where=before:p2\n"
@@ -82,6 +117,101 @@ TEST(ScenarioParser, GlobalsAndCapture) {
   EXPECT_EQ(s.expect.at("bad_icrc"), "2");
 }
 
+TEST(ScenarioParser, SpeedAndQosMarking) {
+  Scenario s = parse_scenario(kBase + "link_gbps 25\nspeed p2 400\ncnp_pcp 5\n"
+                              "qp r a:5 b:6 vlan=3 cnp_dscp=46 cnp_pcp=2\nqp u a:7 b:8\n"
+                              "marking q a dscp=0 at=200us\nmarking q a ecn=1 pcp=6 at=100us\n"
+                              "marking q b dscp=10 at=1us\n"
+                              "rewrite p2 dscp=26:0 dir=a->b\nrewrite p1 pcp=4\n");
+  EXPECT_EQ(s.gbps_of(0), 25);  // no speed: the host link speed
+  EXPECT_EQ(s.gbps_of(1), 400);
+  EXPECT_FALSE(s.points[0].gbps);
+  EXPECT_EQ(s.cnp_pcp_of(s.qps[1]), 2);
+  EXPECT_EQ(s.cnp_dscp_of(s.qps[1]), 46);
+  EXPECT_EQ(s.cnp_pcp_of(s.qps[2]), 5);   // the scenario's
+  EXPECT_EQ(s.cnp_dscp_of(s.qps[2]), 48);  // the default
+  ASSERT_EQ(s.markings.size(), 3u);
+  // Sorted by QP, side, time.
+  EXPECT_EQ(s.markings[0].at, 100'000);
+  EXPECT_EQ(s.markings[0].pcp, 6);
+  EXPECT_EQ(s.markings[0].ecn, 1);
+  EXPECT_FALSE(s.markings[0].dscp);
+  EXPECT_EQ(s.markings[1].dscp, 0);
+  EXPECT_EQ(s.markings[2].side, 1);
+  ASSERT_EQ(s.rewrites.size(), 2u);
+  EXPECT_EQ(s.rewrites[0].point, 1u);
+  EXPECT_EQ(s.rewrites[0].dscp_from, 26);
+  EXPECT_EQ(s.rewrites[0].dscp, 0);
+  EXPECT_EQ(s.rewrites[0].dir, (std::array<size_t, 2>{0, 1}));
+  EXPECT_FALSE(s.rewrites[1].pcp_from);
+  EXPECT_EQ(s.rewrites[1].pcp, 4);
+  EXPECT_FALSE(s.rewrites[1].dir);
+}
+
+TEST(ScenarioParser, PfcFrames) {
+  Scenario s = parse_scenario(kBase + "pfc p2 storm from=b prio=3 quanta=0xffff at=50us every=100us until=1ms\n"
+                              "xon p2 from=b prio=3,4 at=2ms\n"
+                              "pfc p1 from=p1+p2 prio=4,1 quanta=10,20 at=1us "
+                              "repeat=3 every=2us\n"
+                              "pfc p1 from=a prio=0 quanta=5 at=0ns reserved=0x80 truncate=30 dst=ff:ff:ff:ff:ff:ff\n");
+  ASSERT_EQ(s.pfcs.size(), 4u);
+  const PfcDirective& storm = s.pfcs[0];
+  EXPECT_EQ(storm.point, 1u);
+  EXPECT_TRUE(storm.storm);
+  EXPECT_EQ(storm.from.name, "b");
+  EXPECT_EQ(storm.from.mac, s.hosts[1].mac);
+  EXPECT_EQ(storm.from.node, (NodeRef{NodeRef::Kind::host, 1}));  // a host NIC pauses towards itself
+  EXPECT_EQ(storm.enable, 1 << 3);
+  EXPECT_EQ(storm.quanta[3], 0xFFFF);
+  EXPECT_EQ(storm.when.at, 50'000);
+  EXPECT_EQ(storm.when.count, 10u);  // 50 us .. 950 us
+  EXPECT_EQ(storm.when.time(9), 950'000);
+  EXPECT_TRUE(storm.effective());
+  const PfcDirective& xon = s.pfcs[1];
+  EXPECT_EQ(xon.enable, 1 << 3 | 1 << 4);
+  EXPECT_EQ(xon.quanta, (std::array<uint16_t, 8>{}));
+  EXPECT_FALSE(xon.storm);
+  const PfcDirective& port = s.pfcs[2];
+  EXPECT_EQ(port.from.name, "p1+p2");  // the switch's port on p1's link: with the switch's MAC
+  EXPECT_EQ(port.from.mac, *parse_mac("02:53:57:00:00:01"));
+  EXPECT_EQ(port.from.node, (NodeRef{NodeRef::Kind::sw, 0}));
+  EXPECT_EQ(port.quanta[4], 10);  // in prio= order
+  EXPECT_EQ(port.quanta[1], 20);
+  EXPECT_EQ(port.when.count, 3u);
+  const PfcDirective& bad = s.pfcs[3];
+  EXPECT_EQ(bad.reserved, 0x80);
+  EXPECT_EQ(bad.truncate, 30u);
+  EXPECT_EQ(bad.dst, parse_mac("ff:ff:ff:ff:ff:ff"));
+  EXPECT_FALSE(bad.effective());
+}
+
+TEST(ScenarioParser, LldpFrames) {
+  Scenario s = parse_scenario(kBase + "lldp p1 from=a pfc=3 app=26:3,48:6 willing=1 at=5us repeat=2 every=1ms\n"
+                              "lldp p2 from=p1+p2 port=sw-p7 pfc=none ttl=30 cap=4 mbc=1 at=0ns\n"
+                              "lldp p2 from=p1+p2 app=26:0 at=0ns\n");
+  ASSERT_EQ(s.lldps.size(), 3u);
+  const LldpDirective& a = s.lldps[0];
+  EXPECT_EQ(a.pfc_enable, 1 << 3);
+  ASSERT_EQ(a.app.size(), 2u);
+  EXPECT_EQ(a.app[1].dscp, 48);
+  EXPECT_EQ(a.app[1].priority, 6);
+  EXPECT_TRUE(a.willing);
+  EXPECT_FALSE(a.mbc);
+  EXPECT_EQ(a.pfc_cap, 8);
+  EXPECT_EQ(a.when.count, 2u);
+  EXPECT_EQ(a.port, "a");  // a host's port ID is its name
+  const LldpDirective& sw = s.lldps[1];
+  EXPECT_EQ(sw.pfc_enable, 0);  // announced, nothing enabled
+  EXPECT_TRUE(sw.app.empty());
+  EXPECT_EQ(sw.ttl, 30);
+  EXPECT_EQ(sw.pfc_cap, 4);
+  EXPECT_TRUE(sw.mbc);
+  EXPECT_EQ(sw.port, "sw-p7");
+  EXPECT_EQ(sw.from.mac, *parse_mac("02:53:57:00:00:01"));
+  EXPECT_EQ(s.lldps[2].port, "p1+p2");
+  EXPECT_FALSE(s.lldps[2].pfc_enable);  // no PFC TLV at all
+}
+
 TEST(ScenarioParser, DefaultStartPsnsComeFromTheSeed) {
   const std::string t = "host a 10.0.0.1 02:00:00:00:00:0a\nhost b 10.0.0.2 02:00:00:00:00:0b\n"
                         "path a 1us p 1us b\nqp q a:2 b:3\n";
@@ -101,7 +231,17 @@ TEST(ScenarioParser, RejectsBadInput) {
   const std::pair<std::string, std::string> cases[] = {
       {"host a 10.0.0.1 02:00:00:00:00\n", "bad MAC"},
       {"host a 10.0.0.300 02:00:00:00:00:0a\n", "bad IPv4"},
-      {kBase + "host a 10.0.0.3 02:00:00:00:00:0c\n", "defined twice"},
+      {kBase + "host a 10.0.0.3 02:00:00:00:00:0c\n", "already defined as a host"},
+      {kBase + "switch p1 02:00:00:01:00:00\n", "already defined as a capture point"},
+      {kBase + "switch s1 02:00:00:01:00\n", "bad MAC"},
+      {kBase + "switch s1 02:00:00:00:00:0a\n", "has the MAC of host 'a'"},
+      {kBase + "switch s1 02:53:57:00:00:01\n", "share a MAC"},  // p1+p2's
+      {"host a 10.0.0.1 02:00:00:00:00:0a\nhost b 10.0.0.2 02:00:00:00:00:0b\nswitch s 02:00:00:01:00:00\n"
+       "path a 1us s 1us p 1us s 1us b\n", "passes a switch twice"},
+      {kBase + "host c 10.0.0.3 02:00:00:00:00:0c\npath c 1us p2 1us b\n", "taps the link p1+p2 - b"},
+      {kBase + "host c 10.0.0.3 02:00:00:00:00:0c\npath c 1us p1 1us p2 1us b\n", "taps the link a - p1+p2"},
+      {kBase + "host c 10.0.0.3 02:00:00:00:00:0c\npath c 1us p1+p2 1us p2 1us b\n", ""},  // through its switch
+      {kBase + "host c 10.0.0.3 02:00:00:00:00:0c\npath b 1us p2 1us p1 1us c\n", "taps the link"},
       {kBase + "path a 1us x 1us\n", "usage: path"},
       {kBase + "host c 10.0.0.3 02:00:00:00:00:0c\npath a 1us b 1us c\n", "is a host"},
       {kBase + "qp r a:1 b:2\n", "special QPs"},
@@ -140,6 +280,59 @@ TEST(ScenarioParser, RejectsBadInput) {
       {kBase + "snaplen 20\n", "below 64"},
       {kBase + "timeout 0ns\n", "above 0"},
       {kBase + "cm q\ncm q\n", "already has a cm"},
+      {kBase + "speed p1 0\n", "bad speed"},
+      {kBase + "speed p1 25\nspeed p1 100\n", "already has a speed"},
+      {kBase + "speed nowhere 25\n", "unknown point"},
+      {kBase + "cnp_pcp 8\n", "above 7"},
+      {kBase + "qp r a:5 b:6 cnp_pcp=6\n", "cnp_pcp needs a vlan"},
+      {kBase + "qp r a:5 b:6 cnp_dscp=64\n", "above 63"},
+      {kBase + "marking q a dscp=0\n", "at="},
+      {kBase + "marking q a at=1us\n", "changes nothing"},
+      {kBase + "marking q c dscp=0 at=1us\n", "unknown host"},
+      {kBase + "qp r a:5 b:6\nmarking r a pcp=3 at=1us\n", "tagged qp"},
+      {kBase + "qp v a:5 b:6 ver=v1\nmarking v a ecn=2 at=1us\n", "RoCEv1 has no ECN"},
+      {kBase + "rewrite p1 dir=a->b\n", "changes nothing"},
+      {kBase + "rewrite p1 dscp=26:64\n", "above 63"},
+      {kBase + "rewrite p1 pcp=x:1\n", "not a number"},
+      {kBase + "rewrite p1 dscp=0 dir=a-b\n", "dir must be"},
+      {kBase + "pfc p2 prio=3 quanta=1 at=0ns\n", "from="},
+      {kBase + "pfc p2 from=b quanta=1 at=0ns\n", "prio="},
+      {kBase + "pfc p2 from=b prio=3 at=0ns\n", "quanta="},
+      {kBase + "pfc p2 from=b prio=3 quanta=1\n", "at="},
+      {kBase + "pfc p2 from=b prio=8 quanta=1 at=0ns\n", "above 7"},
+      {kBase + "pfc p2 from=b prio=3,3 quanta=1 at=0ns\n", "given twice"},
+      {kBase + "pfc p2 from=b prio=3 quanta=0x10000 at=0ns\n", "above 65535"},
+      {kBase + "pfc p2 from=b prio=3,4 quanta=1,2,3 at=0ns\n", "one per prio"},
+      {kBase + "pfc p2 from=b prio=3 quanta=1 at=0ns repeat=2\n", "need every"},
+      {kBase + "pfc p2 from=b prio=3 quanta=1 at=0ns every=1us\n", "needs repeat"},
+      {kBase + "pfc p2 from=b prio=3 quanta=1 at=2us every=1us until=1us\n", "until is before at"},
+      {kBase + "pfc p2 from=b prio=3 quanta=1 at=0ns repeat=2 until=1us every=1us\n", "not both"},
+      {kBase + "pfc p2 from=b prio=3 quanta=1 at=0ns every=0ns repeat=2\n", "every must be above 0"},
+      {kBase + "pfc p2 from=b prio=3 quanta=1 at=0ns truncate=34\n", "truncate=N"},
+      {kBase + "pfc p2 from=b prio=3 quanta=1 at=0ns truncate=17\n", "truncate=N"},
+      {kBase + "pfc p2 from=b prio=3 quanta=1 at=0ns reserved=0\n", "leave it out"},
+      {kBase + "pfc p2 from=b prio=3 quanta=1 at=0ns dst=01:80:c2:00:00:01\n", "non-standard"},
+      {kBase + "pfc p2 from=b prio=3 quanta=1 at=0ns dst=01:80\n", "bad MAC"},
+      {kBase + "pfc p2 hurricane from=b prio=3 quanta=1 at=0ns\n", "only 'storm'"},
+      {kBase + "xon p2 from=b prio=3 quanta=1 at=0ns\n", "no option 'quanta'"},
+      {kBase + "pfc p2 from=c prio=3 quanta=1 at=0ns\n", "unknown host or switch 'c'"},
+      {kBase + "pfc p2 from=p1 prio=3 quanta=1 at=0ns\n", "is a capture point"},
+      {kBase + "pfc p2 from=sw:02:00:00:00:01:01 prio=3 quanta=1 at=0ns\n", "sends with its switch's MAC"},
+      {kBase + "pfc p2 from=b side=b prio=3 quanta=1 at=0ns\n", "no option 'side'"},
+      {kBase + "pfc p2 from=a prio=3 quanta=1 at=0ns\n", "not at an end of the link point 'p2' taps (p1+p2 - b)"},
+      {kBase + "pfc p1 from=p1+p2 prio=3 quanta=1 at=0ns\n", ""},
+      {kBase + "pfc p2 from=p1+p2 prio=3 quanta=1 at=0ns\n", ""},
+      {kBase + "pfc p1 from=b prio=3 quanta=1 at=0ns\n", "not at an end of the link point 'p1'"},
+      {kBase + "pfc p1 from=a prio=3 quanta=1 at=0ns port=x\n", "no option 'port'"},
+      {kBase + "lldp p1 from=a at=0ns\n", "says nothing"},
+      {kBase + "lldp p1 from=a pfc=3 app=26 at=0ns\n", "DSCP:PRIO"},
+      {kBase + "lldp p1 from=a app=64:3 at=0ns\n", "above 63"},
+      {kBase + "lldp p1 from=a app=26:8 at=0ns\n", "above 7"},
+      {kBase + "lldp p1 from=a pfc=3 willing=2 at=0ns\n", "above 1"},
+      {kBase + "lldp p1 from=a pfc=3 cap=16 at=0ns\n", "above 15"},
+      {kBase + "lldp p1 from=a pfc=3\n", "at="},
+      {kBase + "lldp p2 from=a pfc=3 at=0ns\n", "not at an end of the link"},
+      {kBase + "lldp p2 from=p1+p2 port=eth7 pfc=3 at=0ns\n", ""},
       {"host a 10.0.0.1 02:00:00:00:00:0a\n", "no capture points"},
       {"host a 10.0.0.1 02:00:00:00:00:0a\nhost b 10.0.0.2 02:00:00:00:00:0b\nhost c 10.0.0.3 02:00:00:00:00:0c\n"
        "path a 1us p 1us b\nqp q a:5 c:6\n",

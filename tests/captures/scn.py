@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A second, deliberately small reader of the scenario language, for the
-capture tests. It knows only what the tests check (hosts, paths, QPs,
-messages, forced replies, capture settings, expectations) and shares no
-code with the generator, so a parser bug there cannot hide here."""
+capture tests. It knows only what the tests check (hosts, switches, paths,
+QPs, messages, forced replies, capture settings, marking, PFC and LLDP
+frames, expectations) and shares no code with the generator, so a parser bug there
+cannot hide here."""
 
 import re
 
@@ -46,6 +47,9 @@ class Qp:
         self.ecn = 2
         self.pkey = 0xFFFF
         self.ackreq_every = 0
+        self.cnp_dscp = None      # else the scenario's
+        self.cnp_pcp = None
+        self.markings = [[], []]  # per side: (at_ns, {'dscp'|'ecn'|'pcp': value}), in time order
         self.cm = False
         self.messages = [[], []]  # per side: (type, length, imm, id), repeats expanded
         self.fatal = False        # a forced error NAK puts it in the error state
@@ -54,7 +58,10 @@ class Qp:
 class Scenario:
     def __init__(self, path):
         self.hosts = {}
-        self.paths = []   # [host0, [points...], host1]
+        self.switches = {}  # name -> MAC, the implicit ones too
+        self.implicit = {}  # frozenset of two adjacent points -> the switch between them
+        self.paths = []   # [host0, [points...], host1, [latency ns per segment], [[switches] per segment]]
+        self.jitter = 0
         self.points = []  # in order of first appearance = interface order
         self.qps = []
         self.snaplen = 65535
@@ -63,6 +70,13 @@ class Scenario:
         self.only_dir = {}
         self.cnp_dscp = 48
         self.cnp_ecn = 0
+        self.cnp_pcp = 6
+        self.link_gbps = 100.0
+        self.epoch_ns = 1700000000 * 10 ** 9
+        self.speed = {}      # point -> Gb/s
+        self.rewrites = []   # (point, {'dscp'|'pcp': (from or None, to)}, (src, dst) or None)
+        self.pfcs = []       # dicts, one per pfc/xon directive
+        self.lldps = []
         self.rnr_timers = set()
         self.expect = {}
         self.ids = {}
@@ -82,12 +96,10 @@ class Scenario:
         d = w[0]
         if d == 'host':
             self.hosts[pos[0]] = {'ip4': pos[1], 'mac': pos[2], 'ip6': opts.get('ip6')}
+        elif d == 'switch':
+            self.switches[pos[0]] = pos[1].lower()
         elif d == 'path':
-            pts = pos[2:-1:2]
-            self.paths.append([pos[0], pts, pos[-1]])
-            for p in pts:
-                if p not in self.points:
-                    self.points.append(p)
+            self._path(pos)
         elif d == 'snaplen':
             if 'point' in opts:
                 self.point_snaplen[opts['point']] = int(pos[0])
@@ -101,6 +113,33 @@ class Scenario:
             self.cnp_dscp = int(pos[0], 0)
         elif d == 'cnp_ecn':
             self.cnp_ecn = int(pos[0], 0)
+        elif d == 'cnp_pcp':
+            self.cnp_pcp = int(pos[0], 0)
+        elif d == 'jitter':
+            self.jitter = duration(pos[0])
+        elif d == 'epoch':
+            self.epoch_ns = int(pos[0]) * 10 ** 9
+        elif d == 'link_gbps':
+            self.link_gbps = float(pos[0])
+        elif d == 'speed':
+            self.speed[pos[0]] = float(pos[1])
+        elif d == 'marking':
+            q = self.qp(pos[0])
+            change = {k: int(opts[k], 0) for k in ('dscp', 'ecn', 'pcp') if k in opts}
+            q.markings[q.hosts.index(pos[1])].append((duration(opts['at']), change))
+            q.markings[q.hosts.index(pos[1])].sort(key=lambda m: m[0])
+        elif d == 'rewrite':
+            what = {}
+            for k in ('dscp', 'pcp'):
+                if k in opts:
+                    old, _, new = opts[k].rpartition(':')
+                    what[k] = (int(old, 0) if old else None, int(new, 0))
+            direction = tuple(opts['dir'].split('->')) if 'dir' in opts else None
+            self.rewrites.append((pos[0], what, direction))
+        elif d in ('pfc', 'xon'):
+            self.pfcs.append(self._pfc(d, pos, opts))
+        elif d == 'lldp':
+            self.lldps.append(self._lldp(pos, opts))
         elif d == 'qp':
             ends = [(e.split(':')[0], int(e.split(':')[1], 0)) for e in pos[1:3]]
             q = Qp(pos[0], ends)
@@ -116,6 +155,10 @@ class Scenario:
             q.ecn = 0 if q.ver == 'v1' else int(opts.get('ecn', 2))
             q.pkey = int(opts.get('pkey', '0xffff'), 0)
             q.ackreq_every = int(opts.get('ackreq_every', 0))
+            if 'cnp_dscp' in opts:
+                q.cnp_dscp = int(opts['cnp_dscp'], 0)
+            if 'cnp_pcp' in opts:
+                q.cnp_pcp = int(opts['cnp_pcp'], 0)
             self.qps.append(q)
         elif d == 'cm':
             self.qp(pos[0]).cm = True
@@ -133,13 +176,128 @@ class Scenario:
         elif d == 'expect':
             self.expect.update(opts)
 
+    def _path(self, pos):
+        """Segments between the points, each with its latency and switches;
+        two adjacent points with no switch named between them get one, named
+        P+Q and with the MAC 02:53:57:00:00:NN in order of creation."""
+        pts, lat, sws = [], [0], [[]]
+        for i in range(1, len(pos) - 1, 2):
+            lat[-1] += duration(pos[i])
+            node = pos[i + 1]
+            if i + 2 == len(pos):
+                break
+            if node in self.switches:
+                sws[-1].append(node)
+                continue
+            pts.append(node)
+            lat.append(0)
+            sws.append([])
+            if node not in self.points:
+                self.points.append(node)
+        for k in range(1, len(pts)):
+            if not sws[k]:
+                key = frozenset((pts[k - 1], pts[k]))
+                if key not in self.implicit:
+                    n = len(self.implicit) + 1
+                    name = pts[k - 1] + '+' + pts[k]
+                    self.implicit[key] = name
+                    self.switches[name] = '02:53:57:00:%02x:%02x' % (n >> 8, n & 0xFF)
+                sws[k].append(self.implicit[key])
+        self.paths.append([pos[0], pts, pos[-1], lat, sws])
+
+    def mac_of(self, node):
+        return self.hosts[node]['mac'].lower() if node in self.hosts else self.switches[node]
+
+    def link_ends(self, src, dst, point):
+        """The nodes at either end of the link `point` taps, in the direction
+        src -> dst travels: (upstream, downstream)."""
+        for h0, pts, h1, _, sws in self.paths:
+            if {h0, h1} != {src, dst}:
+                continue
+            i = pts.index(point)
+            before = next((sws[k][-1] for k in range(i, -1, -1) if sws[k]), h0)
+            after = next((sws[k][0] for k in range(i + 1, len(sws)) if sws[k]), h1)
+            return (before, after) if h0 == src else (after, before)
+        raise KeyError((src, dst))
+
+    def switches_before(self, src, dst, point):
+        """Routed hops a packet from src to dst crosses before `point`."""
+        for h0, pts, h1, _, sws in self.paths:
+            if (h0, h1) == (src, dst):
+                return sum(len(x) for x in sws[:pts.index(point) + 1])
+            if (h1, h0) == (src, dst):
+                return sum(len(x) for x in sws[pts.index(point) + 1:])
+        raise KeyError((src, dst))
+
+    # -- link-local frames ---------------------------------------------------
+
+    def _port(self, opts):
+        """(name, mac) of from=NODE: a host's NIC or a switch's port."""
+        name = opts['from']
+        return name, self.mac_of(name)
+
+    @staticmethod
+    def _times(opts):
+        at = duration(opts['at'])
+        if 'until' in opts:
+            every = duration(opts['every'])
+            return [at + k * every for k in range((duration(opts['until']) - at) // every + 1)]
+        every = duration(opts['every']) if 'every' in opts else 0
+        return [at + k * every for k in range(int(opts.get('repeat', 1)))]
+
+    def _pfc(self, d, pos, opts):
+        prios = [int(p) for p in opts['prio'].split(',')]
+        quanta = [0] * 8
+        if d == 'pfc':
+            qs = [int(q, 0) for q in opts['quanta'].split(',')]
+            for i, p in enumerate(prios):
+                quanta[p] = qs[0] if len(qs) == 1 else qs[i]
+        name, mac = self._port(opts)
+        return {
+            'point': pos[0], 'name': name, 'mac': mac,
+            'enable': sum(1 << p for p in prios), 'quanta': quanta,
+            'reserved': int(opts.get('reserved', '0'), 0),
+            'truncate': int(opts['truncate']) if 'truncate' in opts else None,
+            'dst': opts.get('dst', '01:80:c2:00:00:01').lower(),
+            'storm': 'storm' in pos[1:], 'times': self._times(opts),
+        }
+
+    def _lldp(self, pos, opts):
+        name, mac = self._port(opts)
+        pfc = None
+        if 'pfc' in opts:
+            pfc = 0 if opts['pfc'] == 'none' else sum(1 << int(p) for p in opts['pfc'].split(','))
+        app = [tuple(int(x) for x in e.split(':')) for e in opts['app'].split(',')] if 'app' in opts else []
+        return {
+            'point': pos[0], 'name': name, 'mac': mac, 'port': opts.get('port', name),
+            'pfc': pfc, 'app': app,  # app: (dscp, prio)
+            'willing': int(opts.get('willing', 0)), 'mbc': int(opts.get('mbc', 0)), 'cap': int(opts.get('cap', 8)),
+            'ttl': int(opts.get('ttl', 120)), 'times': self._times(opts),
+        }
+
+    def gbps_of(self, point):
+        return self.speed.get(point, self.link_gbps)
+
+    def next_node(self, src, dst, point):
+        """The end of the tapped link a packet from src to dst goes to at `point`."""
+        return self.link_ends(src, dst, point)[1]
+
     def route(self, src, dst):
         """Points a packet from host src to host dst passes, in order."""
-        for h0, pts, h1 in self.paths:
+        for h0, pts, h1, _, _ in self.paths:
             if (h0, h1) == (src, dst):
                 return pts
             if (h1, h0) == (src, dst):
                 return list(reversed(pts))
+        raise KeyError((src, dst))
+
+    def latency_to(self, src, dst, point):
+        """Sum of the segment latencies from host src to `point`, towards dst."""
+        for h0, pts, h1, lat, _ in self.paths:
+            if (h0, h1) == (src, dst):
+                return sum(lat[:pts.index(point) + 1])
+            if (h1, h0) == (src, dst):
+                return sum(list(reversed(lat))[:list(reversed(pts)).index(point) + 1])
         raise KeyError((src, dst))
 
     def records(self, point, src, dst):
@@ -157,6 +315,13 @@ class Scenario:
                 if q.hosts[s] == dst and q.qpns[s] == dest_qpn and q.hosts[1 - s] == src:
                     out.append((q, 1 - s))  # (qp, side of the sender)
         return out
+
+
+def quanta_ns(quanta, gbps):
+    """How long a PFC pause lasts: quanta x 512 bit times, in ns rounded up."""
+    mbps = round(gbps * 1000)
+    ps = -(-quanta * 512 * 1000000 // mbps)
+    return -(-ps // 1000)
 
 
 # Opcode facts, written out from IBA vol. 1 table 38.

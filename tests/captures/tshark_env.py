@@ -26,9 +26,12 @@ def run(args, tshark='tshark'):
     return p.stdout
 
 
-def fields(pcap, names, extra=(), tshark='tshark'):
-    """One dict per frame, values as strings ('' when absent)."""
-    args = ['-r', pcap, '-n', '-T', 'fields', '-E', 'separator=/t', '-E', 'occurrence=f'] + list(extra)
+def fields(pcap, names, extra=(), tshark='tshark', occurrence='f', aggregator=','):
+    """One dict per frame, values as strings ('' when absent). With
+    occurrence='a' a field that occurs several times gives them all,
+    joined by `aggregator`."""
+    args = ['-r', pcap, '-n', '-T', 'fields', '-E', 'separator=/t', '-E', 'occurrence=' + occurrence,
+            '-E', 'aggregator=' + aggregator] + list(extra)
     for n in names:
         args += ['-e', n]
     out = []

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Golden test: fields, -z roce,qp and -z expert of one scenario against
-the baselines in tests/golden/. `--update` (one scenario) or `--update-all`
+"""Golden test: fields, -z roce,qp, -z roce,pfc, -z roce,qos and -z expert
+of one scenario against the baselines in tests/golden/. A variant runs the
+same with extra tshark options (e.g. a custom QoS policy) and has baselines
+of its own: golden.py SCENARIO [--variant NAME -- OPTIONS...]. `--update` (one scenario) or `--update-all`
 rewrites the baselines; review the diff like code."""
 import difflib
 import glob
@@ -9,11 +11,25 @@ import os
 import rslib
 
 
-def outputs(capture):
+# Scenarios also checked under other options: (scenario, variant, options).
+# tests/tshark/CMakeLists.txt registers the same list.
+VARIANTS = [
+    ("qos_dscp_lossy", "custom", ["-o", "roce.dscp_priority_map:0:3", "-o", "roce.lossless_priorities:3"]),
+    ("qos_pcp_mismatch", "trust_pcp", ["-o", "roce.trust:pcp"]),
+    ("qos_inconsistent", "learned", ["-o", "roce.policy_mode:learned"]),
+    ("qos_dscp_lossy", "learned", ["-o", "roce.policy_mode:learned"]),
+    ("pfc_speeds", "speeds", ["-o", "roce.point_link_gbps:p25:25,p400:400"]),
+]
+
+
+def outputs(capture, options):
+    stats = lambda z: rslib.tshark("-n", "-q", *options, "-r", capture, "-z", z)
     return {
-        "fields.tsv": rslib.fields(capture),
-        "qp.txt": rslib.tshark("-n", "-q", "-r", capture, "-z", "roce,qp"),
-        "expert.txt": rslib.tshark("-n", "-q", "-r", capture, "-z", "expert"),
+        "fields.tsv": rslib.fields(capture, *options),
+        "qp.txt": stats("roce,qp"),
+        "pfc.txt": stats("roce,pfc"),
+        "qos.txt": stats("roce,qos"),
+        "expert.txt": stats("expert"),
     }
 
 
@@ -21,13 +37,18 @@ def run(argv):
     if argv == ["--update-all"]:
         for cap in sorted(glob.glob(os.path.join(rslib.CAPTURES, "*.pcapng"))):
             run([os.path.basename(cap)[:-len(".pcapng")], "--update"])
+        for scenario, variant, options in VARIANTS:
+            run([scenario, "--update", "--variant", variant, "--", *options])
         return
+    options = argv[argv.index("--") + 1:] if "--" in argv else []
+    argv = argv[:argv.index("--")] if "--" in argv else argv
     scenario = argv[0]
     update = "--update" in argv
+    name = scenario + ("." + argv[argv.index("--variant") + 1] if "--variant" in argv else "")
     capture = rslib.capture_path(scenario)
     problems = []
-    for suffix, got in outputs(capture).items():
-        path = os.path.join(rslib.GOLDEN, f"{scenario}.{suffix}")
+    for suffix, got in outputs(capture, options).items():
+        path = os.path.join(rslib.GOLDEN, f"{name}.{suffix}")
         if update:
             with open(path, "w") as f:
                 f.write(got)

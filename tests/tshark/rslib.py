@@ -20,6 +20,12 @@ FIELDS = [
     "roce.seq.duplicate", "roce.ack.kind", "roce.ack.nak", "roce.ack.duplicate",
     "roce.ack.request_frame", "roce.ack.rtt_ns", "roce.ack.covered", "roce.cnp", "roce.fecn",
     "roce.becn", "roce.icrc_status",
+    "roce.priority", "roce.pfc.paused", "roce.pfc.pause_frame", "roce.pfc.stall_ns", "roce.pfc.lossy_queue",
+    "roce.pfc.priority", "roce.pfc.pause_ns", "roce.pfc.xon", "roce.pfc.storm", "roce.pfc.no_ecn",
+    "roce.pfc.wrong_class", "roce.pfc.propagation", "roce.pfc.reserved_bits", "roce.pfc.nonstandard_dst",
+    "roce.pfc.truncated",
+    "roce.qos.priority", "roce.qos.dscp_not_lossless", "roce.qos.pcp_mismatch", "roce.qos.ecn_not_capable",
+    "roce.qos.cnp_class", "roce.qos.inconsistent_marking", "roce.dcbx.finding",
 ]
 
 # Messages that mean the plugin or Wireshark misbehaved, whatever the exit code.

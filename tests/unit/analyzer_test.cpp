@@ -187,6 +187,27 @@ PacketInfo cm(Wire& w, bool from_a, CmMessage m, uint64_t ts) {
   return p;
 }
 
+TEST(Analyzer, CnpsDoNotPairByPsn) {
+  // Four QPs between the same hosts, CNPs for each before any ACK: a CNP
+  // has no PSN, so it must not pair a request flow by its PSN.
+  Analyzer a;
+  std::vector<Wire> qps(4);
+  uint32_t frame = 0;
+  auto next = [&](PacketInfo p) {
+    p.frame = ++frame;
+    return p;
+  };
+  for (uint32_t i = 0; i < 4; ++i) qps[i].qp_a = 0x441 + 2 * i, qps[i].qp_b = 0x442 + 2 * i;
+  for (uint32_t i = 0; i < 4; ++i) a.process(next(qps[i].req(i * us, 100 + 200 * i, false)));
+  for (uint32_t i = 0; i < 4; ++i) a.process(next(qps[i].cnp(10 * us + i * us)));
+  for (uint32_t i = 0; i < 4; ++i) a.process(next(qps[i].req(20 * us + i * us, 101 + 200 * i, true)));
+  for (uint32_t i = 0; i < 4; ++i) {
+    const Verdict& ack = a.process(next(qps[i].resp(30 * us + i * us, 101 + 200 * i)));
+    EXPECT_EQ(ack.request_frame, 9 + i) << i;
+    EXPECT_EQ(ack.stream, a.find(1 + i)->stream) << i;
+  }
+}
+
 TEST(Analyzer, CmExchangePairsAndGivesTheStartPsn) {
   Analyzer a;
   Wire w;

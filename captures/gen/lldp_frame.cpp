@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "captures/gen/lldp_frame.h"
+
+#include "captures/gen/byte_writer.h"
+
+namespace roceshark::gen {
+namespace {
+
+enum TlvType : uint32_t { kEnd = 0, kChassisId = 1, kPortId = 2, kTtl = 3, kOrgSpecific = 127 };
+constexpr uint8_t kChassisSubtypeMac = 4;
+constexpr uint8_t kPortSubtypeName = 5;
+constexpr uint32_t kOuiIeee8021 = 0x0080C2;
+constexpr uint8_t kSubtypePfc = 0x0B;
+constexpr uint8_t kSubtypeApp = 0x0C;
+
+void tlv_header(ByteWriter& w, uint32_t type, size_t length) { w.u16(type << 9 | (length & 0x1FF)); }
+
+void org_header(ByteWriter& w, uint8_t subtype, size_t body) {
+  tlv_header(w, kOrgSpecific, 4 + body);
+  w.u24(kOuiIeee8021);
+  w.u8(subtype);
+}
+
+}  // namespace
+
+std::vector<uint8_t> build_lldp(const LldpFields& f) {
+  std::vector<uint8_t> out;
+  ByteWriter w(out);
+  w.bytes(kLldpDestination);
+  w.bytes(f.src);
+  w.u16(kEthertypeLldp);
+  tlv_header(w, kChassisId, 1 + 6);
+  w.u8(kChassisSubtypeMac);
+  w.bytes(f.src);  // one port per device in the model: the port's MAC names the chassis
+  tlv_header(w, kPortId, 1 + f.port.size());
+  w.u8(kPortSubtypeName);
+  w.bytes({reinterpret_cast<const uint8_t*>(f.port.data()), f.port.size()});
+  tlv_header(w, kTtl, 2);
+  w.u16(f.ttl);
+  if (f.pfc_enable) {
+    org_header(w, kSubtypePfc, 2);
+    w.u8((f.willing ? 0x80u : 0u) | (f.mbc ? 0x40u : 0u) | (f.pfc_cap & 0x0Fu));
+    w.u8(*f.pfc_enable);
+  }
+  if (!f.app.empty()) {
+    org_header(w, kSubtypeApp, 1 + 3 * f.app.size());
+    w.u8(0);
+    for (const LldpApp& a : f.app) {
+      w.u8(uint32_t{a.priority & 7u} << 5 | (a.selector & 7u));
+      w.u16(a.protocol);
+    }
+  }
+  tlv_header(w, kEnd, 0);
+  if (out.size() < 60) out.resize(60, 0);
+  return out;
+}
+
+}  // namespace roceshark::gen

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "epan-ext/lldp.h"
+
+namespace roceshark::qos {
+namespace {
+constexpr uint8_t kOrgSpecific = 127, kEnd = 0;
+constexpr uint8_t kIeee8021[3] = {0x00, 0x80, 0xC2};
+constexpr uint8_t kPfcConfig = 0x0B, kAppPriority = 0x0C, kSelectorDscp = 5;
+}  // namespace
+
+std::optional<DcbxAnnouncement> parse_lldp_dcbx(std::span<const uint8_t> pdu) {
+  DcbxAnnouncement a;
+  bool any = false;
+  for (size_t at = 0; at + 2 <= pdu.size();) {
+    const auto type = static_cast<uint8_t>(pdu[at] >> 1);
+    const size_t len = size_t{pdu[at] & 1u} << 8 | pdu[at + 1];
+    at += 2;
+    if (type == kEnd || at + len > pdu.size()) break;  // a cut TLV ends what can be read
+    const auto info = pdu.subspan(at, len);
+    at += len;
+    if (type != kOrgSpecific || len < 4 || info[0] != kIeee8021[0] || info[1] != kIeee8021[1] ||
+        info[2] != kIeee8021[2])
+      continue;
+    if (info[3] == kPfcConfig && len >= 6) {
+      a.has_pfc = true;
+      a.pfc_enabled = info[5];
+      any = true;
+    } else if (info[3] == kAppPriority && len >= 5) {
+      for (size_t e = 5; e + 3 <= len; e += 3) {
+        const uint8_t b = info[e];
+        if ((b & 0x07) != kSelectorDscp) continue;
+        const auto dscp = static_cast<uint16_t>(info[e + 1] << 8 | info[e + 2]);
+        if (dscp < 64) a.app_dscp.emplace_back(static_cast<uint8_t>(dscp), static_cast<uint8_t>(b >> 5));
+      }
+      any = true;
+    }
+  }
+  return any ? std::optional(a) : std::nullopt;
+}
+
+}  // namespace roceshark::qos

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The DCBX part of an LLDP PDU (IEEE 802.1AB TLVs, 802.1Qaz organisationally
+// specific TLVs with OUI 00-80-C2):
+//   TLV header: type (7 bits) | length (9 bits); type 127 = OUI (3) | subtype (1) | info
+//   PFC Configuration (subtype 0x0B): willing/MBC/cap | enable bitmap
+//   Application Priority (subtype 0x0C): reserved | entries of
+//     priority (3 bits) | reserved (2) | selector (3) | protocol (16); selector 5 = DSCP
+// Read from the bytes: Wireshark 4.0 calls selector 5 "Reserved".
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "epan-ext/dcbx.h"
+
+namespace roceshark::qos {
+
+// The PFC and DSCP APP settings an LLDP PDU announces, or nothing when it
+// carries neither. Point and MAC are left for the caller.
+std::optional<DcbxAnnouncement> parse_lldp_dcbx(std::span<const uint8_t> pdu);
+
+}  // namespace roceshark::qos

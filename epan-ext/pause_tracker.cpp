@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "epan-ext/pause_tracker.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace roceshark::pfc {
+namespace {
+
+// Timestamp jitter allowed on top of back-to-back spacing: a link idle for
+// longer than a frame time between two packets was not draining a backlog.
+constexpr uint64_t kReleaseSlackNs = 200;
+
+uint64_t serialization_ns(uint32_t bytes, double gbps) { return static_cast<uint64_t>(bytes * 8.0 / gbps + 0.5); }
+
+}  // namespace
+
+uint64_t PauseTracker::key(uint32_t point, const Mac& mac, uint8_t priority) {
+  uint64_t k = 0;
+  for (uint8_t b : mac) k = k << 8 | b;
+  return (k << 3 | priority) ^ (uint64_t{point} << 51);
+}
+
+double PauseTracker::gbps(uint32_t point) const {
+  for (auto [p, g] : cfg_.point_gbps)
+    if (p == point) return g;
+  return cfg_.link_gbps;
+}
+
+void PauseTracker::close_episode(Window& w) {
+  if (!w.in_episode) return;
+  w.ep.end_ns = w.end_ns;
+  w.ep.storm = w.ep.storm || w.ep.end_ns - w.ep.start_ns >= cfg_.storm_ns;
+  closed_.push_back(w.ep);
+  w.in_episode = false;
+  w.storm = SIZE_MAX;
+}
+
+void PauseTracker::on_pause(const PauseFrame& f, PauseVerdict& v, uint8_t& new_episodes) {
+  new_episodes = 0;
+  prune_before_ns_ = f.ts_ns;
+  const double speed = gbps(f.point);
+  for (uint8_t p = 0; p < 8; ++p) {
+    if (!(v.enabled & (1u << p))) continue;
+    const uint16_t q = f.quanta[p];
+    v.pause_ns[p] = quanta_to_ns(q, speed);
+    const uint64_t t = f.ts_ns;
+    Window& w = windows_[key(f.point, f.src, p)];
+    if (q == 0) {
+      v.xon |= static_cast<uint8_t>(1u << p);
+      if (w.in_episode && t >= w.start_ns && t < w.end_ns) {
+        w.ep.paused_ns -= w.end_ns - t;  // the interval ends early
+        w.end_ns = t;
+      }
+      continue;
+    }
+    const bool refresh = w.in_episode && t <= w.end_ns;
+    if (!refresh) {
+      if (!w.in_episode || t - w.end_ns >= cfg_.storm_gap_ns) {
+        close_episode(w);
+        w.ep = Episode{f.point, f.src, p, t, t, 0, f.frame, 0, false, 0};
+        w.in_episode = true;
+        new_episodes |= static_cast<uint8_t>(1u << p);
+      }
+      w.start_ns = t;
+      w.end_ns = t;
+      w.drain_ns = 0;
+      w.opened_by = f.frame;
+    }
+    // A refresh replaces the expiry; merged time counts only what it adds.
+    const uint64_t end = t + v.pause_ns[p];
+    if (end >= w.end_ns) w.ep.paused_ns += end - w.end_ns;
+    else w.ep.paused_ns -= w.end_ns - end;
+    w.end_ns = end;
+    w.ep.end_ns = end;
+    ++w.ep.frames;
+    if (!w.ep.storm && t - w.ep.start_ns >= cfg_.storm_ns) {
+      w.ep.storm = true;
+      w.ep.storm_frame = f.frame;
+      v.storm_start |= static_cast<uint8_t>(1u << p);
+      w.storm = storms_dropped_ + storms_.size();
+      storms_.push_back({f.point, w.ep.start_ns, end, f.frame});
+    }
+    if (w.ep.storm) {
+      v.storm |= static_cast<uint8_t>(1u << p);
+      if (w.storm != SIZE_MAX && w.storm >= storms_dropped_) storms_[w.storm - storms_dropped_].end_ns = end;
+    }
+    if (!w.ep.follows_storm) link_to_storm(f, p, w.ep, v);
+  }
+}
+
+Hold PauseTracker::on_packet(uint32_t point, const Mac& dst, uint8_t priority, uint64_t ts_ns, uint32_t frame_len,
+                             uint32_t flow) {
+  Hold h;
+  const uint64_t k = key(point, dst, priority);
+  auto it = windows_.find(k);
+  if (it == windows_.end() || !it->second.in_episode || ts_ns < it->second.start_ns) return h;
+  Window& w = it->second;
+  if (ts_ns > w.end_ns) {
+    // The backlog leaves back-to-back: each held packet follows the last
+    // within twice its own serialization time.
+    const uint64_t base = std::max(w.end_ns, w.drain_ns);
+    if (ts_ns > base + kReleaseSlackNs + 2 * serialization_ns(frame_len, gbps(point))) return h;
+    w.drain_ns = ts_ns;
+  }
+  h.held = true;
+  h.pause_frame = w.opened_by;
+  // Attribute the window's time to the flow once: the union of what held it.
+  uint64_t& counted = stall_counted_[(uint64_t{flow} << 32) ^ k ^ (w.start_ns * 0x9E3779B97F4A7C15ull)];
+  const uint64_t upto = std::min(w.end_ns, ts_ns);
+  const uint64_t from = std::max(w.start_ns, counted);
+  if (upto > from) h.stall_ns = upto - from;
+  counted = std::max(counted, upto);
+  return h;
+}
+
+std::vector<Episode> PauseTracker::episodes() const {
+  std::vector<Episode> all = closed_;
+  for (const auto& [k, w] : windows_) {
+    if (!w.in_episode) continue;
+    Episode e = w.ep;
+    e.end_ns = w.end_ns;
+    e.storm = e.storm || e.end_ns - e.start_ns >= cfg_.storm_ns;
+    all.push_back(e);
+  }
+  std::sort(all.begin(), all.end(), [](const Episode& a, const Episode& b) {
+    return std::tie(a.start_ns, a.point, a.priority, a.first_frame) < std::tie(b.start_ns, b.point, b.priority, b.first_frame);
+  });
+  return all;
+}
+
+// Causal: a storm is known only once its threshold is crossed, so a pause
+// that began earlier than that is linked at its first refresh after it.
+void PauseTracker::link_to_storm(const PauseFrame& f, uint8_t p, Episode& ep, PauseVerdict& v) {
+  const StormRef* s = storm_before(f.point, ep.start_ns);
+  if (!s) return;
+  ep.follows_storm = true;
+  v.propagation |= static_cast<uint8_t>(1u << p);
+  v.propagation_frame = s->storm_frame;
+  v.propagation_point = s->point;
+  propagations_.push_back({s->point, f.point, s->storm_frame, ep.first_frame, f.frame, ep.start_ns - s->start_ns});
+}
+
+const PauseTracker::StormRef* PauseTracker::storm_before(uint32_t point, uint64_t ts_ns) {
+  while (!storms_.empty() && storms_.front().end_ns + cfg_.propagation_window_ns < prune_before_ns_) {
+    storms_.pop_front();
+    ++storms_dropped_;
+  }
+  const StormRef* best = nullptr;
+  for (const StormRef& s : storms_) {
+    if (s.point == point || ts_ns < s.start_ns || ts_ns > s.end_ns + cfg_.propagation_window_ns) continue;
+    if (!best || s.start_ns < best->start_ns) best = &s;
+  }
+  return best;
+}
+
+}  // namespace roceshark::pfc

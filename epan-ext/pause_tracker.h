@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Pause windows per (capture point, pausing MAC, priority), the episodes and
+// storms they form, and which RoCE packets they held.
+//
+// A PFC frame opens or refreshes a window from its time for quanta x 512 bit
+// times at the point's link speed; quanta 0 (XON) ends it. Windows that
+// follow each other with gaps under storm_gap_ns form one episode; an
+// episode asserted for storm_ns is a storm, marked at the frame where the
+// threshold is crossed. The paused direction is traffic sent towards the
+// pausing MAC on that link: such a packet is held when it is recorded while
+// the window is in force, or as part of the backlog that drains at line
+// rate right after it ends.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <cstddef>
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+#include "epan-ext/config.h"
+#include "epan-ext/ethernet.h"
+#include "epan-ext/pfc_frame.h"
+
+namespace roceshark::pfc {
+
+struct Episode {
+  uint32_t point = 0;
+  Mac mac{};
+  uint8_t priority = 0;
+  uint64_t start_ns = 0, end_ns = 0;
+  uint64_t paused_ns = 0;  // asserted time within the episode (gaps excluded)
+  uint32_t first_frame = 0, frames = 0;
+  bool storm = false;
+  uint32_t storm_frame = 0;  // where the threshold was crossed (0: never, e.g. one long window)
+  bool follows_storm = false;  // linked to a storm elsewhere (propagation)
+};
+
+// A pause at one point that began while a storm at another was in force,
+// or soon after it: the storm backing up towards the hosts.
+struct Propagation {
+  uint32_t from_point, to_point;
+  uint32_t storm_frame;   // the frame that marked the storm
+  uint32_t pause_frame;   // the frame that began the pause that followed it
+  uint32_t found_frame;   // where the link was made: the first frame that had both
+  uint64_t delay_ns;      // from the storm's start to the pause's
+};
+
+struct Hold {
+  bool held = false;
+  uint32_t pause_frame = 0;  // the PFC frame that opened the pause that held it (refreshes keep it open)
+  uint64_t stall_ns = 0;     // pause time newly attributed to the packet's flow
+};
+
+class PauseTracker {
+ public:
+  explicit PauseTracker(const Config& cfg) : cfg_(cfg) {}
+
+  // Updates the windows for one PFC frame and fills the per-class timing,
+  // xon and storm fields of `v`. Reports each class whose episode this frame
+  // starts in `new_episodes`.
+  void on_pause(const PauseFrame& f, PauseVerdict& v, uint8_t& new_episodes);
+  // A RoCE packet recorded at `point` towards `dst` on `priority`.
+  Hold on_packet(uint32_t point, const Mac& dst, uint8_t priority, uint64_t ts_ns, uint32_t frame_len, uint32_t flow);
+
+  double gbps(uint32_t point) const;
+  // Every episode, the open ones ending where they stand.
+  std::vector<Episode> episodes() const;
+  const std::vector<Propagation>& propagations() const { return propagations_; }
+  // A storm at a point other than `point` whose span, widened by the
+  // propagation window, covers `ts_ns` (the earliest such storm).
+  struct StormRef {
+    uint32_t point;
+    uint64_t start_ns, end_ns;
+    uint32_t storm_frame;
+  };
+  const StormRef* storm_before(uint32_t point, uint64_t ts_ns);
+
+ private:
+  struct Window {
+    Episode ep;               // the current (or last) episode
+    bool in_episode = false;
+    uint64_t start_ns = 0;    // the current interval
+    uint64_t end_ns = 0;      // its expiry, or the XON that ended it
+
+    uint64_t drain_ns = 0;    // the last packet released from the interval's backlog
+    uint32_t opened_by = 0;   // the PFC frame that opened the interval
+    size_t storm = SIZE_MAX;  // index in storms_ while the episode is a storm
+  };
+  static uint64_t key(uint32_t point, const Mac& mac, uint8_t priority);
+  void link_to_storm(const PauseFrame& f, uint8_t p, Episode& ep, PauseVerdict& v);
+  void close_episode(Window& w);
+
+  const Config& cfg_;
+  std::unordered_map<uint64_t, Window> windows_;
+  std::vector<Episode> closed_;
+  // Recent storms, in the order they were found; ones that ended more than
+  // the propagation window ago are dropped from the front, so a check costs
+  // the storms still in reach, not every storm of the capture.
+  std::deque<StormRef> storms_;
+  size_t storms_dropped_ = 0;
+  std::vector<Propagation> propagations_;
+  uint64_t prune_before_ns_ = 0;  // frames come in time order: older storms are out of reach
+  std::unordered_map<uint64_t, uint64_t> stall_counted_;  // (flow, window) -> time counted up to
+};
+
+}  // namespace roceshark::pfc

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// PFC fields, expert infos and preferences of the `roce` protocol.
+#include <epan/expert.h>
+#include <epan/prefs.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "plugins/register.h"
+#include "plugins/roce.h"
+
+namespace roceshark::glue {
+namespace {
+
+const true_false_string kPresent = {"Yes", "No"};
+
+guint pref_link_gbps = 100;
+const char* pref_point_gbps = "";
+guint pref_storm_ms = 1;
+guint pref_storm_gap_us = 100;
+guint pref_ecn_window_us = 1000;
+guint pref_propagation_us = 1000;
+
+}  // namespace
+
+void register_pfc_fields() {
+  static hf_register_info hf[] = {
+      {&ids.pfc_priority, {"Priority", "roce.pfc.priority", FT_UINT8, BASE_DEC, nullptr, 0,
+                           "A class this PFC frame enables", HFILL}},
+      {&ids.pfc_pause_ns, {"Pause (ns)", "roce.pfc.pause_ns", FT_UINT64, BASE_DEC, nullptr, 0,
+                           "Pause time of the class at this link's speed (quanta x 512 bit times)", HFILL}},
+      {&ids.pfc_xon, {"XON", "roce.pfc.xon", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                      "Quanta 0: the class may send again", HFILL}},
+      {&ids.pfc_storm, {"Storm", "roce.pfc.storm", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                        "This frame belongs to a PFC storm (roce.storm_ms)", HFILL}},
+      {&ids.pfc_no_ecn, {"No ECN before pause", "roce.pfc.no_ecn", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                         "The pause started with no ECN-CE mark or CNP on this link before it (roce.ecn_window_us)",
+                         HFILL}},
+      {&ids.pfc_wrong_class, {"PFC on the wrong class", "roce.pfc.wrong_class", FT_BOOLEAN, BASE_NONE,
+                              TFS(&kPresent), 0,
+                              "PFC on a priority with no RoCE while RoCE runs on a priority without PFC", HFILL}},
+      {&ids.pfc_propagation, {"Pause propagation", "roce.pfc.propagation", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                              "This pause follows a storm at another capture point", HFILL}},
+      {&ids.pfc_storm_frame, {"Storm frame", "roce.pfc.storm_frame", FT_FRAMENUM, BASE_NONE, nullptr, 0,
+                              "The frame that started the storm this pause follows", HFILL}},
+      {&ids.pfc_reserved_bits, {"Reserved bits set", "roce.pfc.reserved_bits", FT_BOOLEAN, BASE_NONE, TFS(&kPresent),
+                                0, "The upper byte of the class-enable vector is not zero", HFILL}},
+      {&ids.pfc_nonstandard_dst, {"Non-standard destination", "roce.pfc.nonstandard_dst", FT_BOOLEAN, BASE_NONE,
+                                  TFS(&kPresent), 0, "Not sent to 01:80:c2:00:00:01", HFILL}},
+      {&ids.pfc_truncated, {"Truncated", "roce.pfc.truncated", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                            "Some pause times were not captured", HFILL}},
+      {&ids.pfc_paused, {"Paused", "roce.pfc.paused", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                         "This packet's priority was paused on its link, towards its destination MAC, just before "
+                         "or while it was sent",
+                         HFILL}},
+      {&ids.pfc_pause_frame, {"Pause frame", "roce.pfc.pause_frame", FT_FRAMENUM, BASE_NONE, nullptr, 0,
+                              "The PFC frame whose pause held this packet", HFILL}},
+      {&ids.pfc_stall_ns, {"Stall (ns)", "roce.pfc.stall_ns", FT_UINT64, BASE_DEC, nullptr, 0,
+                           "Pause time newly attributed to this packet's QP", HFILL}},
+      {&ids.pfc_lossy_queue, {"Lossy queue", "roce.pfc.lossy_queue", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                              "RoCE loss on a priority no PFC frame was seen for", HFILL}},
+      {&ids.priority, {"Priority", "roce.priority", FT_UINT8, BASE_DEC, nullptr, 0,
+                       "The packet's priority: VLAN PCP when tagged, else from its DSCP", HFILL}},
+  };
+  static ei_register_info ei[] = {
+      {&ids.ei_pfc_storm, {"roce.pfc.storm.expert", PI_SEQUENCE, PI_WARN, "PFC storm", EXPFILL}},
+      {&ids.ei_pfc_no_ecn, {"roce.pfc.no_ecn.expert", PI_SEQUENCE, PI_WARN,
+                            "Pause with no ECN marking before it", EXPFILL}},
+      {&ids.ei_pfc_wrong_class, {"roce.pfc.wrong_class.expert", PI_PROTOCOL, PI_WARN, "PFC on the wrong class",
+                                 EXPFILL}},
+      {&ids.ei_pfc_propagation, {"roce.pfc.propagation.expert", PI_SEQUENCE, PI_WARN, "Pause propagation", EXPFILL}},
+      {&ids.ei_pfc_reserved_bits, {"roce.pfc.reserved_bits.expert", PI_PROTOCOL, PI_WARN,
+                                   "Reserved bits in the PFC class-enable vector", EXPFILL}},
+      {&ids.ei_pfc_nonstandard_dst, {"roce.pfc.nonstandard_dst.expert", PI_PROTOCOL, PI_WARN,
+                                     "PFC frame to a non-standard destination", EXPFILL}},
+      {&ids.ei_pfc_truncated, {"roce.pfc.truncated.expert", PI_MALFORMED, PI_ERROR, "Truncated PFC frame", EXPFILL}},
+      {&ids.ei_pfc_lossy_queue, {"roce.pfc.lossy_queue.expert", PI_PROTOCOL, PI_WARN, "RoCE in a lossy queue",
+                                 EXPFILL}},
+  };
+  static gint* ett[] = {&ids.ett_pfc, &ids.ett_pfc_class};
+  proto_register_field_array(ids.proto, hf, array_length(hf));
+  proto_register_subtree_array(ett, array_length(ett));
+  expert_register_field_array(expert_register_protocol(ids.proto), ei, array_length(ei));
+}
+
+void register_pfc_preferences(module_t* m) {
+  prefs_register_uint_preference(m, "link_gbps", "Link speed (Gb/s)",
+                                 "Speed of the tapped links: a PFC quantum is 512 bit times", 10, &pref_link_gbps);
+  prefs_register_string_preference(m, "point_link_gbps", "Link speed per capture point",
+                                   "Overrides by capture point name, e.g. nic-a:25,leaf-1:400", &pref_point_gbps);
+  prefs_register_uint_preference(m, "storm_ms", "PFC storm threshold (ms)",
+                                 "Pause asserted this long (refreshed with gaps under roce.storm_gap_us) is a storm",
+                                 10, &pref_storm_ms);
+  prefs_register_uint_preference(m, "storm_gap_us", "PFC storm gap (us)",
+                                 "Pauses this close together count as one continuous pause", 10, &pref_storm_gap_us);
+  prefs_register_uint_preference(m, "ecn_window_us", "ECN-before-pause window (us)",
+                                 "A pause with no ECN-CE mark or CNP on its link this long before it is flagged", 10,
+                                 &pref_ecn_window_us);
+  prefs_register_uint_preference(m, "propagation_window_us", "Pause propagation window (us)",
+                                 "A pause at one point this soon after a storm at another is its propagation", 10,
+                                 &pref_propagation_us);
+}
+
+bool apply_pfc_preferences(Config& cfg, std::string& error) {
+  if (pref_link_gbps == 0) {
+    error = "roce.link_gbps must be at least 1";
+    return false;
+  }
+  cfg.link_gbps = pref_link_gbps;
+  cfg.storm_ns = uint64_t{pref_storm_ms} * 1'000'000;
+  cfg.storm_gap_ns = uint64_t{pref_storm_gap_us} * 1000;
+  cfg.ecn_window_ns = uint64_t{pref_ecn_window_us} * 1000;
+  cfg.propagation_window_ns = uint64_t{pref_propagation_us} * 1000;
+  cfg.point_gbps_by_name.clear();
+  // "name:gbps,name:gbps"
+  std::string text = pref_point_gbps ? pref_point_gbps : "";
+  for (size_t at = 0; at < text.size();) {
+    size_t end = text.find(',', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string item = text.substr(at, end - at);
+    const size_t colon = item.rfind(':');
+    char* rest = nullptr;
+    const double gbps = colon == std::string::npos ? 0 : std::strtod(item.c_str() + colon + 1, &rest);
+    if (colon == std::string::npos || colon == 0 || gbps <= 0 || (rest && *rest)) {
+      error = "roce.point_link_gbps: expected point:gbps, got '" + item + "'";
+      return false;
+    }
+    cfg.point_gbps_by_name.emplace_back(item.substr(0, colon), gbps);
+    at = end + 1;
+  }
+  return true;
+}
+
+}  // namespace roceshark::glue

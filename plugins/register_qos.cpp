@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// QoS fields, expert infos and the lossless-policy preferences.
+#include <epan/expert.h>
+#include <epan/prefs.h>
+
+#include <string>
+
+#include "epan-ext/qos_policy.h"
+#include "plugins/register.h"
+#include "plugins/roce.h"
+
+namespace roceshark::glue {
+namespace {
+
+const true_false_string kPresent = {"Yes", "No"};
+
+// Defaults: common NVIDIA/Mellanox lossless setups (docs/qos.md).
+const char* pref_map = "26:3,48:6";
+const char* pref_lossless = "3";
+guint pref_cnp_dscp = qos::kCnpDscp;
+guint pref_cnp_priority = qos::kCnpPriority;
+// Words rather than enum preferences: Wireshark silently ignores an unknown
+// enum word, and a typo must not go unnoticed.
+const char* pref_trust = "dscp";
+gboolean pref_expect_ecn = TRUE;
+const char* pref_mode = "configured";
+
+}  // namespace
+
+void register_qos_fields() {
+  static const char* const kCheckBlurb[] = {
+      "RoCE whose priority under the trust mode is not lossless",
+      "Tagged RoCE whose PCP disagrees with the priority its DSCP maps to",
+      "RoCE data that is not ECN-capable while the policy expects ECN",
+      "CNP not in the CNP class (roce.cnp_dscp, roce.cnp_priority)",
+      "A QP seen with more than one DSCP or PCP at this point",
+  };
+  static hf_register_info hf[] = {
+      {&ids.qos_priority, {"Priority (QoS)", "roce.qos.priority", FT_UINT8, BASE_DEC, nullptr, 0,
+                           "The priority the fabric gives the packet under the trust mode", HFILL}},
+      {&ids.qos_dscp, {"DSCP", "roce.qos.dscp", FT_UINT8, BASE_DEC, nullptr, 0,
+                       "IP DSCP, or the GRH traffic class's (RoCEv1)", HFILL}},
+      {&ids.qos_pcp, {"PCP", "roce.qos.pcp", FT_UINT8, BASE_DEC, nullptr, 0, "VLAN PCP of the RoCE packet", HFILL}},
+      {&ids.qos_pcp_check, {"PCP check", "roce.qos.pcp_check", FT_STRING, BASE_NONE, nullptr, 0,
+                            "Why the PCP check did not run", HFILL}},
+      {&ids.qos_learning, {"Learning", "roce.qos.learning", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                           "Learned mode: too few packets yet to judge", HFILL}},
+      {&ids.qos_check[0], {"DSCP not lossless", "roce.qos.dscp_not_lossless", FT_BOOLEAN, BASE_NONE, TFS(&kPresent),
+                           0, kCheckBlurb[0], HFILL}},
+      {&ids.qos_check[1], {"PCP mismatch", "roce.qos.pcp_mismatch", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                           kCheckBlurb[1], HFILL}},
+      {&ids.qos_check[2], {"ECN not capable", "roce.qos.ecn_not_capable", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                           kCheckBlurb[2], HFILL}},
+      {&ids.qos_check[3], {"CNP class", "roce.qos.cnp_class", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                           kCheckBlurb[3], HFILL}},
+      {&ids.qos_check[4], {"Inconsistent marking", "roce.qos.inconsistent_marking", FT_BOOLEAN, BASE_NONE,
+                           TFS(&kPresent), 0, kCheckBlurb[4], HFILL}},
+      {&ids.dcbx_pfc_enabled, {"DCBX PFC enabled", "roce.dcbx.pfc_enabled", FT_UINT8, BASE_HEX, nullptr, 0,
+                               "Priorities this port announces PFC on (bit n = priority n)", HFILL}},
+      {&ids.dcbx_app, {"DCBX APP DSCP", "roce.dcbx.app", FT_STRING, BASE_NONE, nullptr, 0,
+                       "DSCP to priority entries (APP selector 5) this port announces", HFILL}},
+      {&ids.dcbx_finding, {"DCBX finding", "roce.dcbx.finding", FT_STRING, BASE_NONE, nullptr, 0,
+                           "Where the announcement contradicts the policy or the traffic", HFILL}},
+  };
+  static ei_register_info ei[] = {
+      {&ids.ei_qos[0], {"roce.qos.dscp_not_lossless.expert", PI_PROTOCOL, PI_WARN, "RoCE in a lossy class", EXPFILL}},
+      {&ids.ei_qos[1], {"roce.qos.pcp_mismatch.expert", PI_PROTOCOL, PI_WARN, "PCP and DSCP disagree", EXPFILL}},
+      {&ids.ei_qos[2], {"roce.qos.ecn_not_capable.expert", PI_PROTOCOL, PI_WARN, "RoCE data not ECN-capable",
+                        EXPFILL}},
+      {&ids.ei_qos[3], {"roce.qos.cnp_class.expert", PI_PROTOCOL, PI_WARN, "CNP in the wrong class", EXPFILL}},
+      {&ids.ei_qos[4], {"roce.qos.inconsistent_marking.expert", PI_PROTOCOL, PI_WARN, "Inconsistent marking",
+                        EXPFILL}},
+      {&ids.ei_dcbx[0], {"roce.dcbx.pfc_off.expert", PI_PROTOCOL, PI_WARN, "DCBX: PFC off on the RoCE priority",
+                         EXPFILL}},
+      {&ids.ei_dcbx[1], {"roce.dcbx.app_policy.expert", PI_PROTOCOL, PI_WARN, "DCBX: APP table disagrees with the policy",
+                         EXPFILL}},
+      {&ids.ei_dcbx[2], {"roce.dcbx.app_traffic.expert", PI_PROTOCOL, PI_WARN,
+                         "DCBX: APP table disagrees with the marking seen", EXPFILL}},
+  };
+  static gint* ett[] = {&ids.ett_qos, &ids.ett_dcbx};
+  proto_register_field_array(ids.proto, hf, array_length(hf));
+  proto_register_subtree_array(ett, array_length(ett));
+  expert_register_field_array(expert_register_protocol(ids.proto), ei, array_length(ei));
+}
+
+void register_qos_preferences(module_t* m) {
+  prefs_register_string_preference(m, "dscp_priority_map", "DSCP to priority map",
+                                   "DSCP:priority overrides on top of DSCP>>3, e.g. 26:3,48:6", &pref_map);
+  prefs_register_string_preference(m, "lossless_priorities", "Lossless priorities",
+                                   "Priorities with PFC, e.g. 3 or 0,3", &pref_lossless);
+  prefs_register_uint_preference(m, "cnp_dscp", "CNP DSCP", "The DSCP CNPs must carry (0-63)", 10, &pref_cnp_dscp);
+  prefs_register_uint_preference(m, "cnp_priority", "CNP priority", "The PCP tagged CNPs must carry (0-7)", 10,
+                                 &pref_cnp_priority);
+  prefs_register_string_preference(m, "trust", "Trust mode", "Which marking the fabric queues by: dscp or pcp",
+                                   &pref_trust);
+  prefs_register_bool_preference(m, "expect_ecn", "Expect ECN",
+                                 "RoCE data must be ECN-capable (ECT(0) or ECT(1)): DCQCN on", &pref_expect_ecn);
+  prefs_register_string_preference(m, "policy_mode", "Policy mode",
+                                   "configured: check against this policy; learned: learn the dominant marking from "
+                                   "the capture",
+                                   &pref_mode);
+}
+
+bool apply_qos_preferences(Config& cfg, std::string& error) {
+  qos::Policy p;
+  const auto map = qos::parse_dscp_map(pref_map ? pref_map : "", error);
+  if (!map) {
+    error = "roce.dscp_priority_map: " + error;
+    return false;
+  }
+  const auto lossless = qos::parse_priorities(pref_lossless ? pref_lossless : "", error);
+  if (!lossless) {
+    error = "roce.lossless_priorities: " + error;
+    return false;
+  }
+  if (pref_cnp_dscp > 63 || pref_cnp_priority > 7) {
+    error = pref_cnp_dscp > 63 ? "roce.cnp_dscp: " + std::to_string(pref_cnp_dscp) + " is out of range 0-63"
+                               : "roce.cnp_priority: " + std::to_string(pref_cnp_priority) + " is out of range 0-7";
+    return false;
+  }
+  p.dscp_priority = *map;
+  p.lossless_mask = *lossless;
+  p.cnp_dscp = static_cast<uint8_t>(pref_cnp_dscp);
+  p.cnp_priority = static_cast<uint8_t>(pref_cnp_priority);
+  const auto trust = qos::parse_trust(pref_trust ? pref_trust : "", error);
+  if (!trust) {
+    error = "roce.trust: " + error;
+    return false;
+  }
+  const auto mode = qos::parse_mode(pref_mode ? pref_mode : "", error);
+  if (!mode) {
+    error = "roce.policy_mode: " + error;
+    return false;
+  }
+  p.trust = *trust;
+  p.expect_ecn = pref_expect_ecn;
+  p.mode = *mode;
+  cfg.policy = p;
+  return true;
+}
+
+}  // namespace roceshark::glue

@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Each PFC and QoS scenario raises the finding it was built for, where it
+was built for, and nothing else: no false positives on correct traffic.
+The generator cannot judge these (they are the analyser's rules), so the
+expectations are written here, scenario by scenario, from what each
+scenario does (see its comments in captures/scenarios/)."""
+import rslib
+
+QOS = ["roce.qos.dscp_not_lossless", "roce.qos.pcp_mismatch", "roce.qos.ecn_not_capable", "roce.qos.cnp_class",
+       "roce.qos.inconsistent_marking"]
+PFC = ["roce.pfc.storm", "roce.pfc.wrong_class", "roce.pfc.lossy_queue", "roce.pfc.no_ecn", "roce.pfc.propagation",
+       "roce.pfc.reserved_bits", "roce.pfc.nonstandard_dst", "roce.pfc.truncated"]
+ALL = QOS + PFC + ["roce.dcbx.finding", "roce.pfc.paused"]
+
+# scenario: {field: None (present somewhere) or a point name (present there only)}.
+# Every field of ALL not listed must be absent.
+EXPECT = {
+    "clean": {},
+    "qos_clean": {},
+    "qos_dscp_lossy": {"roce.qos.dscp_not_lossless": None},
+    "qos_pcp_mismatch": {"roce.qos.pcp_mismatch": None},
+    "qos_ecn_off": {"roce.qos.ecn_not_capable": None},
+    "qos_cnp_class": {"roce.qos.cnp_class": None},
+    "qos_inconsistent": {"roce.qos.inconsistent_marking": None, "roce.qos.dscp_not_lossless": None},
+    "qos_remark": {"roce.qos.dscp_not_lossless": "leaf-1", "roce.qos.pcp_mismatch": "leaf-1"},
+    "dcbx": {"roce.dcbx.finding": None},
+    "pfc_storm": {"roce.pfc.storm": None, "roce.pfc.paused": None, "roce.pfc.no_ecn": None},
+    "pfc_short": {"roce.pfc.paused": None, "roce.pfc.no_ecn": None},
+    "pfc_wrong_prio": {"roce.pfc.wrong_class": None, "roce.pfc.no_ecn": None},
+    "lossy_prio": {"roce.pfc.lossy_queue": None, "roce.qos.dscp_not_lossless": None},
+    "pfc_no_ecn": {"roce.pfc.no_ecn": "tor-1", "roce.pfc.paused": None},
+    "pfc_bad": {"roce.pfc.reserved_bits": None, "roce.pfc.nonstandard_dst": None, "roce.pfc.truncated": None,
+                "roce.pfc.paused": None, "roce.pfc.no_ecn": None},
+    "pfc_propagation": {"roce.pfc.storm": None, "roce.pfc.propagation": "nic-a", "roce.pfc.paused": None,
+                        "roce.pfc.no_ecn": None},
+}
+
+
+def run(argv):
+    scenario = argv[0]
+    want = EXPECT[scenario]
+    rows = rslib.rows(rslib.fields(rslib.capture_path(scenario)))
+    problems = []
+    for field in ALL:
+        at = {r["frame.interface_name"] for r in rows if r[field] not in ("", "0")}
+        if field not in want:
+            if at:
+                frames = [r["frame.number"] for r in rows if r[field] not in ("", "0")][:5]
+                problems.append(f"{field} should not appear, but does at {sorted(at)} (frames {frames}...)")
+        elif not at:
+            problems.append(f"{field} should appear, but does not")
+        elif want[field] is not None and at != {want[field]}:
+            problems.append(f"{field} should appear at {want[field]} only, but does at {sorted(at)}")
+    if problems:
+        raise rslib.Failure(f"{scenario}:\n  " + "\n  ".join(problems))
+    print(f"{scenario}: " + (", ".join(sorted(want)) or "no findings") + " as built")
+
+
+if __name__ == "__main__":
+    rslib.main(run)
