@@ -27,12 +27,12 @@ namespace roceshark::pfc {
 
 // What PFC says about one RoCE packet.
 struct PacketPfc {
-  uint8_t priority = 0;           // PCP when tagged, else the DSCP map's priority
-  bool held = false;              // its priority was paused on its link, towards its destination MAC
-  uint32_t pause_frame = 0;       // the PFC frame that opened the pause that held it
   uint64_t stall_ns = 0;          // pause time newly attributed to its flow
-  bool lossy_first = false;       // first loss evidence on a priority without PFC, at this point
+  uint32_t pause_frame = 0;       // the PFC frame that opened the pause that held it
+  uint8_t priority = 0;           // PCP when tagged, else the DSCP map's priority
   uint8_t wrong_class_pfc = 0;    // PFC priorities (without RoCE) this packet shows to be the wrong class
+  bool held = false;              // its priority was paused on its link, towards its destination MAC
+  bool lossy_first = false;       // first loss evidence on a priority without PFC, at this point
 };
 
 struct RoceSighting {

@@ -68,12 +68,13 @@ struct Verdict {
   Role role = Role::other;
   SeqClass seq = SeqClass::none;
   NakCode nak = NakCode::none;
-  bool has_expected = false;
-  bool duplicate_ack = false;
-  bool qp_reuse = false;         // PSN jump or CM exchange: a new connection on this QP
-  bool first_unchecked = false;  // first packet of its flow and point whose ICRC was not captured
-  bool untracked = false;        // over the flow limit
-  bool truncated = false;        // too short for its BTH: not analysed
+  // One stored per RoCE frame: bits, not bytes.
+  bool has_expected : 1 = false;
+  bool duplicate_ack : 1 = false;
+  bool qp_reuse : 1 = false;         // PSN jump or CM exchange: a new connection on this QP
+  bool first_unchecked : 1 = false;  // first packet of its flow and point whose ICRC was not captured
+  bool untracked : 1 = false;        // over the flow limit
+  bool truncated : 1 = false;        // too short for its BTH: not analysed
 
   uint32_t expected_psn = 0;
   uint32_t gap = 0;                    // PSNs missing
