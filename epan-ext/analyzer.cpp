@@ -47,7 +47,16 @@ bool Analyzer::responses_seen(uint32_t flow, uint32_t point) const {
 void Analyzer::name_point(uint32_t point, std::string name) {
   for (const auto& [n, gbps] : cfg_.point_gbps_by_name)
     if (n == name) cfg_.point_gbps.emplace_back(point, gbps);
+  for (size_t i = 0; i < cfg_.path_order_names.size(); ++i)
+    if (cfg_.path_order_names[i] == name) cfg_.path_order[i] = point;
   point_names_[point] = std::move(name);
+}
+
+std::vector<uint32_t> Analyzer::points() const {
+  std::vector<uint32_t> out;
+  for (const auto& [p, n] : point_names_) out.push_back(p);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 const std::string& Analyzer::point_name(uint32_t point) const {
@@ -119,10 +128,13 @@ const Verdict& Analyzer::process(const PacketInfo& p) {
   }
   if (v.role == Role::request || v.role == Role::response || v.role == Role::cnp) {
     sight_for_pfc(p, v);
-    if (v.seq != SeqClass::duplicate)  // a mirror copy says nothing new about marking
+    if (v.seq != SeqClass::duplicate) {  // a mirror copy says nothing new about marking or hops
       v.qos = qos_.check(v.flow, p.point, {p.dscp, p.ecn, p.pcp, v.role == Role::cnp, v.role == Role::request,
                                            p.encap != Encap::rocev1});
+      match_across_points(p, v);
+    }
   }
+  if (v.role == Role::datagram) match_across_points(p, v);  // UD and CM MADs cross the same hops
   if (p.icrc == IcrcState::not_captured) {
     FlowPoint& fp = flow_point(id, p.point);
     v.first_unchecked = !fp.unchecked_noted;
@@ -130,6 +142,31 @@ const Verdict& Analyzer::process(const PacketInfo& p) {
   }
   verdicts_.push_back(v);
   return verdicts_.back();
+}
+
+void Analyzer::match_across_points(const PacketInfo& p, Verdict& v) {
+  // What no hop changes (IBA's invariant fields, and the IPv4 ID routers keep).
+  uint64_t id = hash_address(p.dst, hash_address(p.src));
+  for (uint64_t x : {uint64_t{p.dest_qp}, uint64_t{p.psn}, uint64_t{p.opcode}, uint64_t{p.payload_len},
+                     uint64_t{p.has_ip_id ? 0x10000u | p.ip_id : 0u}})
+    id = (id ^ x) * 0x100000001B3ull;
+  hop::Copy c;
+  c.point = p.point, c.frame = p.frame, c.ts_ns = p.ts_ns, c.dscp = p.dscp, c.pcp = p.pcp, c.ecn = p.ecn, c.ttl = p.ttl;
+  if (auto h = hops_.on_packet(id, v.flow, flows_[v.flow].paired, c)) {
+    hop_verdicts_.push_back(*h);
+    v.has_hop = true;
+  }
+}
+
+const hop::HopVerdict* Analyzer::find_hop(uint32_t frame) const {
+  // Frames are mostly asked for in order: try where the last lookup ended.
+  for (size_t i = hop_cursor_; i < hop_verdicts_.size() && i <= hop_cursor_ + 1; ++i)
+    if (hop_verdicts_[i].frame == frame) return &hop_verdicts_[hop_cursor_ = i];
+  auto it = std::lower_bound(hop_verdicts_.begin(), hop_verdicts_.end(), frame,
+                             [](const hop::HopVerdict& h, uint32_t f) { return h.frame < f; });
+  if (it == hop_verdicts_.end() || it->frame != frame) return nullptr;
+  hop_cursor_ = static_cast<size_t>(it - hop_verdicts_.begin());
+  return &*it;
 }
 
 void Analyzer::sight_for_pfc(const PacketInfo& p, Verdict& v) {

@@ -16,6 +16,7 @@
 
 #include "epan-ext/config.h"
 #include "epan-ext/flow_table.h"
+#include "epan-ext/hop_matcher.h"
 #include "epan-ext/packet.h"
 #include "epan-ext/dcbx.h"
 #include "epan-ext/pfc_analyzer.h"
@@ -28,7 +29,9 @@ namespace roceshark {
 
 class Analyzer {
  public:
-  explicit Analyzer(const Config& cfg = {}) : cfg_(cfg) {}
+  explicit Analyzer(const Config& cfg = {}) : cfg_(cfg) {
+    cfg_.path_order.assign(cfg_.path_order_names.size(), UINT32_MAX);
+  }
   Analyzer(const Analyzer&) = delete;  // parts of it refer to its own config
   Analyzer& operator=(const Analyzer&) = delete;
 
@@ -42,6 +45,13 @@ class Analyzer {
   const qos::DcbxVerdict& process(uint32_t frame, const qos::DcbxAnnouncement& a);
   const qos::DcbxVerdict* find_dcbx(uint32_t frame) const;
   const qos::Checker& qos() const { return qos_; }
+  // Multi-point matching: the hop verdict of a frame seen at an earlier
+  // point too, and whether its packet was found lost after it. A loss is
+  // known when a later packet of the flow reaches the next point, so a
+  // frame's is known only on later passes (GUI, tshark -2).
+  const hop::HopVerdict* find_hop(uint32_t frame) const;
+  bool lost_after(uint32_t frame) const { return hops_.lost_after(frame); }
+  const hop::HopMatcher& hops() const { return hops_; }
 
   const Config& config() const { return cfg_; }
   const FlowKey& flow_key(uint32_t flow) const { return flows_[flow].key; }
@@ -57,6 +67,7 @@ class Analyzer {
   void name_point(uint32_t point, std::string name);
   const std::string& point_name(uint32_t point) const;
   bool point_named(uint32_t point) const { return point_names_.contains(point); }
+  std::vector<uint32_t> points() const;  // every point seen, by id
 
  private:
   struct FlowPoint {
@@ -81,10 +92,14 @@ class Analyzer {
   void learn_pmtu(uint32_t flow, const PacketInfo& p);
 
   void sight_for_pfc(const PacketInfo& p, Verdict& v);
+  void match_across_points(const PacketInfo& p, Verdict& v);
 
   Config cfg_;
   pfc::PfcAnalyzer pfc_{cfg_};
   qos::Checker qos_{cfg_.policy};
+  hop::HopMatcher hops_{cfg_};
+  std::deque<hop::HopVerdict> hop_verdicts_;
+  mutable size_t hop_cursor_ = 0;  // find_hop's last answer
   std::deque<qos::DcbxVerdict> dcbx_;
   FlowTable flows_;
   std::vector<FlowPoint> flow_points_;

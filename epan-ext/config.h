@@ -12,6 +12,8 @@
 
 namespace roceshark {
 
+enum class ClockMode : uint8_t { synced, estimate };
+
 struct Config {
   // A retransmission with no NAK before it, after this much silence on its
   // flow, is a transport-timer expiry. Far above any fabric RTT (tens of us),
@@ -40,6 +42,13 @@ struct Config {
   uint64_t ecn_window_ns = 1'000'000;
   // A pause at one point this soon after a storm at another is its propagation.
   uint64_t propagation_window_ns = 1'000'000;
+
+  // Multi-point matching (docs/multipoint.md).
+  uint64_t match_window_ns = 10'000'000;   // copies of one packet are looked for this long
+  uint64_t microburst_ns = 10'000;         // queueing above a hop's minimum latency this much is a microburst
+  ClockMode clock_mode = ClockMode::synced;
+  std::vector<std::string> path_order_names;  // roce.path_order: point names from one end of the path to the other
+  std::vector<uint32_t> path_order;           // the same by point id, UINT32_MAX until a point of that name appears
 
   // RTT samples pending per flow and point (requests with AckReq not yet
   // answered). One-directional captures would otherwise grow without bound.

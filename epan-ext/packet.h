@@ -59,6 +59,7 @@ struct PacketInfo {
   int8_t pcp = -1;           // VLAN PCP of the tag nearest the RoCE packet, -1 untagged
   std::array<uint8_t, 6> dst_mac{};  // the Ethernet header nearest the RoCE packet
   std::array<uint8_t, 6> src_mac{};
+  uint8_t ttl = 0;           // IPv4 TTL, IPv6 or GRH hop limit
   bool has_ip_id = false;    // IPv4 only
   uint16_t ip_id = 0;        // a mirror copy keeps it; a new packet from the NIC usually doesn't
 

@@ -29,12 +29,7 @@ std::string format_pfc_report(const PfcStats& stats, const Analyzer& a, const st
   const uint64_t origin = stats.first_ns();
   out += "Capture span " + us(stats.span_ns()) + " us; times below are microseconds from the first RoCE or PFC frame.\n";
 
-  // Episodes of the rows shown.
-  std::map<PfcStats::Key, std::vector<Episode>> episodes;
-  for (const Episode& e : a.pfc().tracker().episodes()) {
-    const PfcStats::Key k{e.point, e.mac, e.priority};
-    if (stats.rows().contains(k)) episodes[k].push_back(e);
-  }
+  auto episodes = stats.episodes(a);
 
   TextTable pause({{"Point", kLeft}, {"Pausing MAC", kLeft}, {"Prio"}, {"Frames"}, {"XOFF"}, {"XON"}, {"Paused (us)"},
                    {"Of span"}, {"Longest (us)"}, {"Storms"}, {"No-ECN"}, {"Propagated"}});

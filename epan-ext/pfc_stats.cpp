@@ -39,4 +39,13 @@ void PfcStats::add(const TapRecord& r) {
   q.stall_ns += v->pfc.stall_ns;
 }
 
+std::map<PfcStats::Key, std::vector<Episode>> PfcStats::episodes(const Analyzer& a) const {
+  std::map<Key, std::vector<Episode>> out;
+  for (const Episode& e : a.pfc().tracker().episodes()) {
+    const Key k{e.point, e.mac, e.priority};
+    if (rows_.contains(k)) out[k].push_back(e);
+  }
+  return out;
+}
+
 }  // namespace roceshark::pfc

@@ -9,6 +9,7 @@
 #include <string>
 #include <tuple>
 #include <unordered_map>
+#include <vector>
 
 #include "epan-ext/tap_record.h"
 
@@ -40,6 +41,8 @@ class PfcStats {
   uint64_t first_ns() const { return first_ns_; }
   uint64_t bad_frames() const { return bad_frames_; }
   uint64_t lossy_findings() const { return lossy_; }
+  // The engine's pause episodes of the rows the tapped frames make.
+  std::map<Key, std::vector<Episode>> episodes(const Analyzer& a) const;
 
  private:
   std::map<Key, PfcRow> rows_;

@@ -44,7 +44,7 @@ std::string psn_range(const QpRow& r) {
 std::string format_qp_report(const QpStats& stats, const std::string& filter) {
   auto seq_cols = flow_columns();
   for (const char* h : {"Packets", "Bytes", "PSN first-highest", "Gaps", "Missing", "Retrans", "GBN", "Timeout",
-                        "RNR-retry", "Dup"})
+                        "RNR-retry", "Dup", "Hop latency p50/p99/max (us)"})
     seq_cols.push_back({h});
   TextTable seq(seq_cols);
 
@@ -59,9 +59,11 @@ std::string format_qp_report(const QpStats& stats, const std::string& filter) {
   for (const auto& [key, r] : stats.rows()) {
     auto cells = flow_cells(r);
     if (r.requests) {
+      const Histogram& hl = r.hop_latency_ns;
       for (auto s : {num(r.requests), num(r.request_bytes), psn_range(r), num(r.gaps), num(r.missing_psns),
                      num(r.retransmissions), num(r.gbn_resends), num(r.timeout_retransmissions),
-                     num(r.rnr_retries), num(r.duplicates)})
+                     num(r.rnr_retries), num(r.duplicates),
+                     hl.count() ? us(hl.quantile(0.5)) + "/" + us(hl.quantile(0.99)) + "/" + us(hl.max()) : "-"})
         cells.push_back(s);
     } else {
       cells.push_back("requests not seen");

@@ -52,6 +52,7 @@ struct QpRow {
   uint64_t icrc_bad = 0;
   uint64_t icrc_unchecked = 0;
   Histogram rtt_ns;
+  Histogram hop_latency_ns;  // from the previous capture point, for packets seen there too
 };
 
 class QpStats {

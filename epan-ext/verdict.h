@@ -75,6 +75,7 @@ struct Verdict {
   bool first_unchecked : 1 = false;  // first packet of its flow and point whose ICRC was not captured
   bool untracked : 1 = false;        // over the flow limit
   bool truncated : 1 = false;        // too short for its BTH: not analysed
+  bool has_hop : 1 = false;          // seen at another point before: a hop verdict is stored
 
   uint32_t expected_psn = 0;
   uint32_t gap = 0;                    // PSNs missing

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "plugins/extract.h"
+#include "plugins/points.h"
 #include "plugins/roce.h"
 
 namespace roceshark::glue {
@@ -23,11 +24,7 @@ const T* pool_copy(packet_info* pinfo, const T& value) {
 }
 
 void name_point(packet_info* pinfo, Analyzer& a, uint32_t point) {
-  if (a.point_named(point)) return;
-  const char* name = pinfo->epan ? epan_get_interface_name(pinfo->epan, point) : nullptr;
-  // Files without interface names (pcap) report "unknown": name the point by its id.
-  const bool named = name && *name && std::strcmp(name, "unknown") != 0;
-  a.name_point(point, named ? name : "if" + std::to_string(point));
+  if (!a.point_named(point)) a.name_point(point, point_name(pinfo, point));
 }
 
 }  // namespace

@@ -18,6 +18,8 @@ void render_pause(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const pfc
 void render_packet_pfc(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verdict& v, const Analyzer& a);
 // QoS (render_qos.cpp): the checks on a RoCE packet, and an LLDP frame's DCBX findings.
 void render_packet_qos(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verdict& v, const Analyzer& a);
+// Multi-point (render_hop.cpp): the same packet at an earlier point.
+void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verdict& v, const Analyzer& a);
 void render_dcbx(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const qos::DcbxVerdict& v, const Analyzer& a);
 
 }  // namespace roceshark::glue

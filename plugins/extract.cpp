@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "plugins/extract.h"
 
+#include "plugins/points.h"
+
 #include <epan/proto.h>
 #include <wiretap/wtap.h>
 
@@ -23,7 +25,7 @@ namespace {
 // locates each fixed-layout InfiniBand header (GRH, BTH, AETH), and the
 // UDP and IP headers are the bytes just before the BTH (see locate_ip).
 enum Field : size_t {
-  kIb, kLrh, kGrh, kBth, kAeth, kDmaLen, kMacc, kLldp,
+  kIb, kLrh, kGrh, kBth, kAeth, kDmaLen, kMacc, kLldp, kErspan,
   kCmReqCommId, kCmReqQpn, kCmReqPsn, kCmRepCommId, kCmRepRemoteCommId, kCmRepQpn, kCmRepPsn,
   kFieldCount
 };
@@ -37,6 +39,7 @@ constexpr std::array<const char*, kFieldCount> kNames = {
     "infiniband.reth.dmalen",
     "macc.opcode",               // first bytes of a MAC control PDU (PFC, PAUSE)
     "lldp.tlv.type",             // first TLV header of an LLDP PDU
+    "erspan.spanid",             // ERSPAN II/III session: bytes 2-3 of the ERSPAN header
     "infiniband.cm.req", "infiniband.cm.req.localqpn", "infiniband.cm.req.startpsn",
     "infiniband.cm.rep", "infiniband.cm.rep.remotecommid", "infiniband.cm.rep.localqpn",
     "infiniband.cm.rep.startpsn",
@@ -105,28 +108,51 @@ bool locate_ip(tvbuff_t* ds, int bth, Encap& encap, int& start) {
   return false;
 }
 
-uint32_t frame_point(const packet_info* pinfo) {
-  return pinfo->rec && (pinfo->rec->presence_flags & WTAP_HAS_INTERFACE_ID)
-             ? pinfo->rec->rec_header.packet_header.interface_id
-             : 0;
-}
-
 uint64_t frame_ns(const packet_info* pinfo) {
   return static_cast<uint64_t>(pinfo->abs_ts.secs) * 1'000'000'000u + static_cast<uint64_t>(pinfo->abs_ts.nsecs);
 }
 
-// The Ethernet header in front of `payload` in the data source, if the
-// frame is Ethernet from its first byte (not when tunnelled: then no MACs
-// or PCP are known).
-std::optional<L2Header> l2_before(tvbuff_t* ds, int payload) {
+// Where an Ethernet header may start: the frame's first byte, or, in an
+// ERSPAN mirror, right after the ERSPAN II (8 bytes) or III (12, or 20 with
+// the platform subheader) header.
+std::vector<int> l2_starts(const Tree& t) {
+  std::vector<int> starts = {0};
+  if (const field_info* span = t.first(kErspan))
+    for (int len : {8, 12, 20}) starts.push_back(span->start - 2 + len);
+  return starts;
+}
+
+// The Ethernet header in front of `payload` in the data source (the one
+// parse_l2 finds ending exactly there), or nothing.
+std::optional<L2Header> l2_before(tvbuff_t* ds, int payload, const std::vector<int>& starts) {
   const uint8_t* b = bytes(ds, 0, static_cast<uint32_t>(payload));
-  return b ? parse_l2({b, static_cast<size_t>(payload)}, static_cast<size_t>(payload)) : std::nullopt;
+  if (!b) return std::nullopt;
+  for (int at : starts)
+    if (at >= 0 && at < payload)
+      if (auto h = parse_l2({b + at, static_cast<size_t>(payload - at)}, static_cast<size_t>(payload - at))) return h;
+  return std::nullopt;
+}
+
+// The capture point, by the key roce.point_key chooses.
+uint32_t frame_point(const packet_info* pinfo, const Tree& t, tvbuff_t* ds) {
+  switch (point_key()) {
+    case PointKey::interface: break;
+    case PointKey::erspan:
+      if (field_info* span = t.first(kErspan)) return kErspanPoint | fvalue_get_uinteger(&span->value);
+      break;
+    case PointKey::vlan:
+      // The outer tag, right after the frame's MACs.
+      if (const uint8_t* h = ds ? bytes(ds, 12, 4) : nullptr; h && ((h[0] << 8 | h[1]) == 0x8100 || (h[0] << 8 | h[1]) == 0x88A8))
+        return kVlanPoint | ((h[2] << 8 | h[3]) & 0x0FFFu);
+      break;
+  }
+  return interface_point(pinfo);
 }
 
 // MAC control (IEEE 802.3 annex 31B, 802.1Qbb): opcode | class-enable vector |
 // 8 pause times for PFC; opcode | pause time for 802.3x PAUSE, which pauses
 // every priority and is read as a PFC frame enabling all eight.
-bool extract_pause(packet_info* pinfo, tvbuff_t* ds, int macc, pfc::PauseFrame& out) {
+bool extract_pause(packet_info* pinfo, const Tree& t, tvbuff_t* ds, int macc, pfc::PauseFrame& out) {
   constexpr uint16_t kPause = 0x0001;
   const uint8_t* op = bytes(ds, macc, 4);
   if (!op) return false;
@@ -134,9 +160,9 @@ bool extract_pause(packet_info* pinfo, tvbuff_t* ds, int macc, pfc::PauseFrame& 
   if (opcode != pfc::kPfcOpcode && opcode != kPause) return false;
   out.frame = pinfo->num;
   out.ts_ns = frame_ns(pinfo);
-  out.point = frame_point(pinfo);
+  out.point = frame_point(pinfo, t, ds);
   out.wire_len = pinfo->fd->pkt_len;
-  if (const auto l2 = l2_before(ds, macc)) out.src = l2->src, out.dst = l2->dst;
+  if (const auto l2 = l2_before(ds, macc, l2_starts(t))) out.src = l2->src, out.dst = l2->dst;
   const auto captured = static_cast<uint32_t>(std::max(0, tvb_captured_length_remaining(ds, macc)));
   if (opcode == kPause) {
     out.enable = 0xFF;
@@ -150,14 +176,14 @@ bool extract_pause(packet_info* pinfo, tvbuff_t* ds, int macc, pfc::PauseFrame& 
   return true;
 }
 
-bool extract_dcbx(packet_info* pinfo, tvbuff_t* ds, int lldp, qos::DcbxAnnouncement& out) {
+bool extract_dcbx(packet_info* pinfo, const Tree& t, tvbuff_t* ds, int lldp, qos::DcbxAnnouncement& out) {
   const auto len = tvb_captured_length_remaining(ds, lldp);
   const uint8_t* b = len > 0 ? bytes(ds, lldp, static_cast<uint32_t>(len)) : nullptr;
   auto a = b ? qos::parse_lldp_dcbx({b, static_cast<size_t>(len)}) : std::nullopt;
   if (!a) return false;
   out = std::move(*a);
-  out.point = frame_point(pinfo);
-  if (const auto l2 = l2_before(ds, lldp)) out.mac = l2->src;
+  out.point = frame_point(pinfo, t, ds);
+  if (const auto l2 = l2_before(ds, lldp, l2_starts(t))) out.mac = l2->src;
   return true;
 }
 
@@ -188,6 +214,7 @@ uint32_t read_l3(tvbuff_t* ds, int l3, Encap encap, PacketInfo& out) {
     out.dst = Address::from({h + 16, 4});
     out.ecn = h[1] & 0x3;
     out.dscp = static_cast<uint8_t>(h[1] >> 2);
+    out.ttl = h[8];
     out.has_ip_id = true;
     out.ip_id = static_cast<uint16_t>(h[4] << 8 | h[5]);
     return static_cast<uint32_t>(h[2] << 8 | h[3]);
@@ -196,6 +223,7 @@ uint32_t read_l3(tvbuff_t* ds, int l3, Encap encap, PacketInfo& out) {
   if (!h) return 0;
   out.src = Address::from({h + 8, 16});
   out.dst = Address::from({h + 24, 16});
+  out.ttl = h[7];
   const auto tclass = static_cast<uint8_t>((h[0] & 0x0F) << 4 | h[1] >> 4);  // DSCP:6 ECN:2
   out.ecn = tclass & 0x3;
   out.dscp = static_cast<uint8_t>(tclass >> 2);
@@ -254,7 +282,7 @@ Extracted extract_roce(packet_info* pinfo, const Tree& t, const field_info* bth,
   const auto bth_offset = static_cast<uint32_t>(bth->start - l3_start);
   if (l3_len < bth_offset + kBthLen + 4) return Extracted::truncated;
   out.payload_len = payload_length(out.opcode, l3_len - bth_offset, pad);
-  if (const auto l2 = l2_before(ds, l3_start)) {
+  if (const auto l2 = l2_before(ds, l3_start, l2_starts(t))) {
     out.dst_mac = l2->dst;
     out.src_mac = l2->src;
     out.pcp = l2->pcp;
@@ -263,7 +291,7 @@ Extracted extract_roce(packet_info* pinfo, const Tree& t, const field_info* bth,
   out.frame = pinfo->num;
   out.ts_ns = frame_ns(pinfo);
   out.frame_len = pinfo->fd->pkt_len;
-  out.point = frame_point(pinfo);
+  out.point = frame_point(pinfo, t, ds);
   if (icrc_wanted) check_icrc(ds, l3_start, out.encap, l3_len, out);
   return Extracted::ok;
 }
@@ -287,9 +315,9 @@ Extraction extract(packet_info* pinfo, proto_tree* tree, bool icrc_wanted) {
   if (const field_info* bth = t.first(kBth)) {
     if (!t.first(kLrh)) e.kind = extract_roce(pinfo, t, bth, icrc_wanted, e.packet);  // native InfiniBand is not RoCE
   } else if (const field_info* macc = t.first(kMacc)) {
-    if (extract_pause(pinfo, macc->ds_tvb, macc->start, e.pause)) e.kind = Extracted::pause;
+    if (extract_pause(pinfo, t, macc->ds_tvb, macc->start, e.pause)) e.kind = Extracted::pause;
   } else if (const field_info* lldp = t.first(kLldp)) {
-    if (extract_dcbx(pinfo, lldp->ds_tvb, lldp->start, e.dcbx)) e.kind = Extracted::dcbx;
+    if (extract_dcbx(pinfo, t, lldp->ds_tvb, lldp->start, e.dcbx)) e.kind = Extracted::dcbx;
   } else if (t.first(kIb) && !t.first(kLrh)) {
     e.kind = Extracted::truncated;
   }

@@ -39,7 +39,8 @@ void apply_preferences() {
   cfg.duplicate_window_ns = uint64_t{pref_duplicate_window_us} * 1000;
   cfg.max_flows = pref_max_flows;
   std::string error;
-  if (!apply_pfc_preferences(cfg, error) || !apply_qos_preferences(cfg, error)) {
+  if (!apply_pfc_preferences(cfg, error) || !apply_qos_preferences(cfg, error) ||
+      !apply_hop_preferences(cfg, error)) {
     report_failure("RoCE preference error: %s", error.c_str());
     return;
   }
@@ -151,6 +152,7 @@ void register_fields() {
   expert_register_field_array(expert_register_protocol(ids.proto), ei, array_length(ei));
   register_pfc_fields();
   register_qos_fields();
+  register_hop_fields();
 }
 
 void register_preferences() {
@@ -170,6 +172,7 @@ void register_preferences() {
                                  10, &pref_max_flows);
   register_pfc_preferences(m);
   register_qos_preferences(m);
+  register_hop_preferences(m);
 }
 
 }  // namespace

@@ -18,4 +18,8 @@ void register_qos_fields();
 void register_qos_preferences(module_t* m);
 bool apply_qos_preferences(Config& cfg, std::string& error);
 
+void register_hop_fields();
+void register_hop_preferences(module_t* m);
+bool apply_hop_preferences(Config& cfg, std::string& error);
+
 }  // namespace roceshark::glue

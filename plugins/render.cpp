@@ -206,6 +206,7 @@ void render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Verdict& 
                            "ICRC not captured at %s (snaplen): not checked on this flow", point.c_str());
   render_packet_pfc(tvb, pinfo, t, v, a);
   render_packet_qos(tvb, pinfo, t, v, a);
+  render_packet_hop(tvb, pinfo, t, v, a);
 }
 
 }  // namespace roceshark::glue

@@ -34,8 +34,12 @@ struct Ids {
   int qos_priority = -1, qos_dscp = -1, qos_pcp = -1, qos_pcp_check = -1, qos_learning = -1;
   int qos_check[5] = {-1, -1, -1, -1, -1};  // by qos::Check
   int dcbx_pfc_enabled = -1, dcbx_app = -1, dcbx_finding = -1;
+  // Multi-point: the same packet at an earlier point
+  int hop_prev_point = -1, hop_prev_point_name = -1, hop_prev_frame = -1, hop_latency_ns = -1, hop_queue_ns = -1,
+      hop_remarked = -1, hop_ce_set = -1, hop_ttl_delta = -1, hop_lost_after = -1, hop_microburst = -1, hop_clock_skew = -1;
 
-  gint ett_roce = -1, ett_seq = -1, ett_ack = -1, ett_pfc = -1, ett_pfc_class = -1, ett_qos = -1, ett_dcbx = -1;
+  gint ett_roce = -1, ett_seq = -1, ett_ack = -1, ett_pfc = -1, ett_pfc_class = -1, ett_qos = -1, ett_dcbx = -1,
+       ett_hop = -1;
 
   expert_field ei_gap = EI_INIT, ei_retransmission = EI_INIT, ei_gbn = EI_INIT, ei_timeout = EI_INIT,
                ei_rnr_retry = EI_INIT, ei_duplicate = EI_INIT, ei_nak = EI_INIT, ei_nak_error = EI_INIT,
@@ -46,6 +50,8 @@ struct Ids {
                ei_pfc_nonstandard_dst = EI_INIT, ei_pfc_truncated = EI_INIT, ei_pfc_lossy_queue = EI_INIT;
   expert_field ei_qos[5] = {EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT};  // by qos::Check
   expert_field ei_dcbx[3] = {EI_INIT, EI_INIT, EI_INIT};                  // by qos::DcbxFinding::Kind
+  expert_field ei_hop_lost = EI_INIT, ei_hop_remarked = EI_INIT, ei_hop_microburst = EI_INIT,
+               ei_hop_negative = EI_INIT, ei_hop_clock_skew = EI_INIT;
 };
 extern Ids ids;
 

@@ -27,10 +27,5 @@ void start_listener(void* tapdata, const std::string& filter, tap_reset_cb reset
   }
 }
 
-void register_taps() {
-  register_qp_tap();
-  register_pfc_tap();
-  register_qos_tap();
-}
 
 }  // namespace roceshark::glue

@@ -15,8 +15,5 @@ std::string cli_filter(const char* opt_arg, const char* command);
 void start_listener(void* tapdata, const std::string& filter, tap_reset_cb reset, tap_packet_cb packet,
                     tap_draw_cb draw, tap_finish_cb finish);
 
-void register_qp_tap();
-void register_pfc_tap();
-void register_qos_tap();
 
 }  // namespace roceshark::glue

@@ -46,6 +46,9 @@ int run_cli(const std::vector<std::string>& args) {
       for (size_t p = 0; p < sc.points.size(); ++p)
         if (sc.points[p].name == *cli.only_point) out.only_point = p;
       if (!out.only_point) throw std::invalid_argument("no point named '" + *cli.only_point + "' in the scenario");
+      if (const size_t in = sc.interface_of(*out.only_point); in != *out.only_point)
+        throw std::invalid_argument("point '" + *cli.only_point + "' is recorded at collector '" + sc.points[in].name +
+                                    "': use --only-point " + sc.points[in].name);
     }
     Output sink(sc, out);
     Simulation sim(sc);

@@ -13,15 +13,18 @@
 namespace roceshark::gen {
 
 // A recorded frame that a SPAN port records a second time.
+// It keeps the whole frame: an ERSPAN session encapsulates the copy anew.
 struct MirrorCopy {
   FrameInfo info;
   std::vector<uint8_t> bytes;
-  uint32_t wire_len = 0;
   size_t point = 0;
   bool ce = false, icrc_bad = false;
   std::string lost_before;
   bool paused = false;
   uint64_t pause_id = 0;
+  uint64_t packet_id = 0;
+  bool lost_after = false;
+  Ns queued = 0;
 };
 
 enum class EventKind : uint8_t {
@@ -37,6 +40,7 @@ enum class EventKind : uint8_t {
   point_tx,       // pkt leaves the point pkt->hop (after pacing or a pause)
   egress_release, // a = egress, b = class: the next held frame may go
   pause_end,      // a = egress, b = class: a pause window may have ended
+  queue_exit,     // a = egress: pkt has waited out a `queue` burst at the point pkt->hop
   pfc_frame,      // a = pfc directive, b = which of its frames
   lldp_frame,     // a = lldp directive, b = which of its frames
 };

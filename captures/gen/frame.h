@@ -55,6 +55,13 @@ struct Frame {
   bool paused = false;      // waited at this point in a busy period a PFC pause began
   uint64_t pause_id = 0;    // ... the XOFF that opened that pause: the PFC frame with this ctrl_id
   uint64_t ctrl_id = 0;     // a PFC frame's own id (1, 2, ...), for pause_id
+  // For matching copies across points: the transmission (1, 2, ... in the
+  // order hosts send; a resend is a new one, a mirror copy keeps it; 0 for
+  // link-local frames), whether it is lost on the segment after this
+  // point, before the next point, and how long it waited in a `queue` burst here.
+  uint64_t packet_id = 0;
+  bool lost_after = false;
+  Ns queued = 0;
 };
 
 class FrameSink {

@@ -25,6 +25,8 @@ struct InFlight {
   // as such when it leaves, naming the XOFF that opened that pause.
   bool held = false;
   uint64_t pause_id = 0;
+  uint64_t id = 0;  // the transmission, set when a host sends it
+  Ns queued = 0;    // waited in a `queue` burst at the current point
 };
 
 using PacketPtr = std::shared_ptr<InFlight>;

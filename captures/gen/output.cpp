@@ -34,17 +34,37 @@ void lldp_note(const LldpDirective& d, std::string& n) {
   }
 }
 
+// One IDB per point with an interface of its own and per collector, in point order.
 std::vector<Interface> interfaces(const Scenario& sc, std::optional<size_t> only) {
   std::vector<Interface> v;
   for (size_t p = 0; p < sc.points.size(); ++p)
-    if (!only || *only == p) v.push_back({sc.points[p].name, sc.snaplen_of(p)});
+    if (sc.has_interface(p) && (!only || *only == p)) v.push_back({sc.points[p].name, sc.snaplen_of(p)});
+  return v;
+}
+
+std::vector<uint32_t> interface_numbers(const Scenario& sc) {
+  std::vector<uint32_t> own(sc.points.size(), 0), idb(sc.points.size(), 0);
+  uint32_t n = 0;
+  for (size_t p = 0; p < sc.points.size(); ++p)
+    if (sc.has_interface(p)) own[p] = n++;
+  for (size_t p = 0; p < sc.points.size(); ++p) idb[p] = own[sc.interface_of(p)];
+  return idb;
+}
+
+std::vector<Ns> shifts(const Scenario& sc) {
+  std::vector<Ns> v;
+  for (size_t p = 0; p < sc.points.size(); ++p) v.push_back(sc.shift_of(p));
   return v;
 }
 
 }  // namespace
 
 Output::Output(const Scenario& sc, const OutputOptions& opt)
-    : sc_(sc), only_(opt.only_point), pcap_(opt.pcapng, interfaces(sc, opt.only_point)) {
+    : sc_(sc),
+      only_(opt.only_point),
+      idb_(interface_numbers(sc)),
+      pcap_(opt.pcapng, interfaces(sc, opt.only_point)),
+      reorder_(shifts(sc), [this](const Frame& f) { write(f); }) {
   if (opt.truth) truth_ = std::make_unique<TruthWriter>(*opt.truth);
 }
 
@@ -66,11 +86,20 @@ std::string Output::note(const Frame& f) const {
 }
 
 void Output::frame(const Frame& f) {
-  if (only_ && *only_ != f.point) return;
+  if (only_ && *only_ != sc_.interface_of(f.point)) return;
+  reorder_.push(f);
+}
+
+void Output::write(const Frame& f) {
   ++count_;
-  const int64_t ts = sc_.epoch_s * 1'000'000'000 + f.time;
-  pcap_.write(static_cast<uint32_t>(only_ ? 0 : f.point), ts, f.data, f.wire_len);
-  Judgement j = observer_.judge(f, count_);
+  const Ns shift = sc_.shift_of(f.point);
+  const int64_t true_ts = sc_.epoch_s * 1'000'000'000 + f.time;
+  const int64_t ts = true_ts + shift;
+  pcap_.write(only_ ? 0 : idb_[f.point], ts, f.data, f.wire_len);
+  // The observer reads the file: its times are the shifted ones.
+  Frame seen = f;
+  seen.time += shift;
+  Judgement j = observer_.judge(seen, count_);
   if (f.ctrl_id) pfc_frames_[f.ctrl_id] = count_;
   if (!truth_) return;
   const FrameInfo& in = *f.info;
@@ -79,6 +108,9 @@ void Output::frame(const Frame& f) {
   r.frame = count_;
   r.point = sc_.points[f.point].name;
   r.ts_ns = ts;
+  r.true_ts_ns = true_ts;
+  r.interface = sc_.points[sc_.interface_of(f.point)].name;
+  if (const auto& e = sc_.points[f.point].erspan) r.span_id = e->session;
   r.kind = kind_name(in.kind);
   if (is_roce(in.kind)) {
     r.src = sc_.hosts[in.src_host].name;
@@ -88,6 +120,9 @@ void Output::frame(const Frame& f) {
     r.opcode = in.opcode;
     r.paused = f.paused;
     if (f.paused) r.pause_frame = pfc_frames_.at(f.pause_id);
+    r.packet_id = f.packet_id;
+    r.lost_after = f.lost_after;
+    r.queue_ns = f.queued;
   } else {
     r.src = in.pfc ? in.pfc->from.name : in.lldp->from.name;
     r.dst = "-";  // to the link partner
@@ -100,6 +135,7 @@ void Output::frame(const Frame& f) {
 }
 
 void Output::close() {
+  reorder_.flush();
   pcap_.close();
   if (truth_) truth_->close();
 }

@@ -12,6 +12,7 @@
 
 #include "captures/gen/addresses.h"
 #include "captures/gen/packet_builder.h"
+#include "captures/gen/queue_burst.h"
 #include "captures/gen/segmentation.h"
 #include "captures/gen/units.h"
 
@@ -24,14 +25,29 @@ struct Host {
   Mac mac{};
 };
 
-// A capture point: a tap on one link, where the traffic is recorded.
-// Later per-point features (ERSPAN, clock offset) go here.
+// `erspan`: a point's frames leave as ERSPAN copies of one mirror session,
+// recorded at the point's own interface or at a collector's.
+struct ErspanSession {
+  uint16_t session = 0;  // 10 bits: what tells the points of one collector apart
+  int type = 2;          // 2 or 3
+  Ipv4 src{}, dst{};     // mirror source and collector addresses
+  std::optional<size_t> collector;  // a Point with `collector`; else the point's own interface
+  Ns latency = 0;        // from the point to the collector
+  int line = 0;
+};
+
+// A capture point: a tap on one link, where the traffic is recorded; or a
+// collector, an interface on no path that records ERSPAN copies of others.
+// Each one is a pcapng interface unless its frames go to a collector.
 struct Point {
   std::string name;
   std::optional<uint32_t> snaplen;                  // else the scenario's
   std::optional<Ns> mirror_dup;                     // SPAN: each frame again, this much later
   std::optional<std::array<size_t, 2>> only_dir;    // record only host [0] -> host [1]
   std::optional<double> gbps;                       // `speed`: the tapped link paces its frames
+  Ns clock = 0;          // `clock`: how far its clock is ahead of true time (negative: behind)
+  bool collector = false;
+  std::optional<ErspanSession> erspan;
 };
 
 // A routed hop between capture points: a switch (or router) with one MAC,
@@ -283,9 +299,22 @@ struct Scenario {
   std::vector<Rewrite> rewrites;
   std::vector<PfcDirective> pfcs;
   std::vector<LldpDirective> lldps;
+  std::vector<QueueBurst> queues;
   std::map<std::string, std::string> expect;  // read by the tests, not the generator
 
-  uint32_t snaplen_of(size_t point) const { return points[point].snaplen.value_or(snaplen); }
+  // The point whose pcapng interface records `point`: itself, or its collector.
+  size_t interface_of(size_t point) const {
+    const auto& e = points[point].erspan;
+    return e && e->collector ? *e->collector : point;
+  }
+  bool has_interface(size_t point) const { return interface_of(point) == point; }
+  uint32_t snaplen_of(size_t point) const { return points[interface_of(point)].snaplen.value_or(snaplen); }
+  // How much later than true time the file shows a frame of `point`: the
+  // clock of its interface plus the way to a collector.
+  Ns shift_of(size_t point) const {
+    const auto& e = points[point].erspan;
+    return points[interface_of(point)].clock + (e ? e->latency : 0);
+  }
   double gbps_of(size_t point) const { return points[point].gbps.value_or(timing.link_gbps); }
   uint8_t cnp_dscp_of(const Qp& q) const { return q.cnp_dscp.value_or(timing.cnp_dscp); }
   uint8_t cnp_pcp_of(const Qp& q) const { return q.cnp_pcp.value_or(timing.cnp_pcp); }

@@ -21,6 +21,7 @@ ScenarioError::ScenarioError(const std::string& file, int line, const std::strin
 namespace {
 
 constexpr uint32_t kPsnMask = 0xFFFFFF;
+constexpr Ns kMaxShift = 1'000'000'000;  // clock offsets, mirror latencies and bursts: at most 1s
 
 struct Option {
   std::string_view key, value;
@@ -113,6 +114,12 @@ class Parser {
   }
   size_t host(std::string_view n) const { return find(sc_.hosts, n, "host"); }
   size_t point(std::string_view n) const { return find(sc_.points, n, "point"); }
+  // A point on a path: one that taps a link, not a collector.
+  size_t tap_point(std::string_view n) const {
+    const size_t p = point(n);
+    if (sc_.points[p].collector) fail("'" + sc_.points[p].name + "' is a collector, not a point on a path");
+    return p;
+  }
   size_t qp(std::string_view n) const { return find(sc_.qps, n, "qp"); }
 
   int side_of(const Qp& q, std::string_view host_name) const {
@@ -146,6 +153,8 @@ class Parser {
         {"marking", &Parser::marking},     {"rewrite", &Parser::rewrite},
         {"pfc", &Parser::pfc},             {"xon", &Parser::pfc},
         {"lldp", &Parser::lldp},
+        {"clock", &Parser::clock},         {"queue", &Parser::queue},
+        {"collector", &Parser::collector}, {"erspan", &Parser::erspan},
     };
     static const std::unordered_map<std::string_view, Ns Timing::*> kDurations{
         {"jitter", &Timing::jitter},
@@ -203,7 +212,7 @@ class Parser {
 
   void speed() {
     want_words(3, 3, "speed <point> <Gbit/s>");
-    Point& p = sc_.points[point(words_[1])];
+    Point& p = sc_.points[tap_point(words_[1])];
     if (p.gbps) fail("point '" + p.name + "' already has a speed");
     p.gbps = gbps("speed", words_[2]);
   }
@@ -307,6 +316,8 @@ class Parser {
       size_t idx = sc_.points.size();
       for (size_t k = 0; k < sc_.points.size(); ++k)
         if (sc_.points[k].name == name) idx = k;
+      if (idx < sc_.points.size() && sc_.points[idx].collector)
+        fail("'" + std::string(name) + "' is a collector: it records ERSPAN copies and is on no path");
       if (idx == sc_.points.size()) {
         Point pt;
         pt.name = std::string(name);
@@ -329,7 +340,7 @@ class Parser {
     if (!d) fail("mirror needs dup=<duration>");
     Ns dup = duration("dup", *d);
     if (dup <= 0) fail("dup must be above 0");
-    sc_.points[point(words_[1])].mirror_dup = dup;
+    sc_.points[tap_point(words_[1])].mirror_dup = dup;
   }
 
   std::array<size_t, 2> direction(std::string_view d) const {
@@ -342,7 +353,7 @@ class Parser {
     want_words(2, 2, "capture <point> dir=<host>-><host>");
     auto d = opt("dir");
     if (!d) fail("capture needs dir=<host>-><host>");
-    sc_.points[point(words_[1])].only_dir = direction(*d);
+    sc_.points[tap_point(words_[1])].only_dir = direction(*d);
   }
 
   QpSide qp_end(std::string_view text) const {
@@ -631,12 +642,88 @@ class Parser {
     want_words(2, 2, "rewrite <point> [dscp=[OLD:]NEW] [pcp=[OLD:]NEW] [dir=<host>-><host>]");
     Rewrite r;
     r.line = line_;
-    r.point = point(words_[1]);
+    r.point = tap_point(words_[1]);
     if (auto v = opt("dscp")) rewrite_value("dscp", *v, 63, r.dscp_from, r.dscp);
     if (auto v = opt("pcp")) rewrite_value("pcp", *v, 7, r.pcp_from, r.pcp);
     if (!r.dscp && !r.pcp) fail("rewrite changes nothing: give dscp= or pcp=");
     if (auto d = opt("dir")) r.dir = direction(*d);
     sc_.rewrites.push_back(r);
+  }
+
+  // ---- multi-point: clocks, queueing, ERSPAN ------------------------
+
+  // "37us", "-1.5us": a duration with an optional minus sign.
+  Ns signed_duration(std::string_view what, std::string_view text) const {
+    const bool negative = !text.empty() && text[0] == '-';
+    const Ns d = duration(what, negative ? text.substr(1) : text);
+    if (d > kMaxShift) fail(std::string(what) + ": " + std::string(text) + " is more than 1s");
+    return negative ? -d : d;
+  }
+
+  void clock() {
+    want_words(3, 3, "clock <point> <offset>");
+    Point& p = sc_.points[point(words_[1])];
+    if (p.clock != 0) fail("point '" + p.name + "' already has a clock offset");
+    p.clock = signed_duration("clock", words_[2]);
+    if (p.clock == 0) fail("clock offset 0 is the default; leave it out");
+  }
+
+  void queue() {
+    want_words(3, 3, "queue <point> <delay> at=T for=T [dir=<host>-><host>]");
+    QueueBurst q;
+    q.line = line_;
+    q.point = tap_point(words_[1]);
+    q.delay = duration("queue delay", words_[2]);
+    auto at = opt("at");
+    auto length = opt("for");
+    if (!at || !length) fail("queue needs at=<time> and for=<duration>: when the burst fills the queue");
+    q.at = duration("at", *at);
+    q.length = duration("for", *length);
+    if (q.delay <= 0 || q.length <= 0) fail("queue delay and for= must be above 0");
+    if (q.delay > kMaxShift || q.length > kMaxShift) fail("queue delay and for= are at most 1s");
+    if (auto d = opt("dir")) q.dir = direction(*d);
+    sc_.queues.push_back(q);
+  }
+
+  void collector() {
+    want_words(2, 2, "collector <name>");
+    check_name(words_[1]);
+    check_unused_name(words_[1]);
+    Point p;
+    p.name = std::string(words_[1]);
+    p.collector = true;
+    sc_.points.push_back(std::move(p));
+  }
+
+  void erspan() {
+    want_words(2, 2, "erspan <point> session=N type=2|3 src=IPV4 dst=IPV4 [collector=NAME] [latency=T]");
+    Point& p = sc_.points[tap_point(words_[1])];
+    if (p.erspan) fail("point '" + p.name + "' already has an erspan session");
+    ErspanSession e;
+    e.line = line_;
+    auto session = opt("session");
+    auto type = opt("type");
+    auto src = opt("src");
+    auto dst = opt("dst");
+    if (!session || !type || !src || !dst) fail("erspan needs session=, type=, src= and dst=");
+    e.session = static_cast<uint16_t>(number("session", *session, 1023));
+    if (*type != "2" && *type != "3") fail("erspan type must be 2 (type II) or 3 (type III)");
+    e.type = *type == "2" ? 2 : 3;
+    auto s4 = parse_ipv4(*src);
+    auto d4 = parse_ipv4(*dst);
+    if (!s4 || !d4) fail("erspan src= and dst= are IPv4 addresses");
+    e.src = *s4;
+    e.dst = *d4;
+    if (auto c = opt("collector")) {
+      const size_t ci = point(*c);
+      if (!sc_.points[ci].collector) fail("'" + std::string(*c) + "' is not a collector (declare it with 'collector NAME')");
+      e.collector = ci;
+    }
+    if (auto l = opt("latency")) {
+      e.latency = duration("latency", *l);
+      if (e.latency > kMaxShift) fail("latency is at most 1s");
+    }
+    p.erspan = e;
   }
 
   // ---- link-local frames: PFC and LLDP -------------------------------
@@ -724,7 +811,7 @@ class Parser {
                      "[repeat=N every=T | every=T until=T] [reserved=N] [truncate=N] [dst=MAC]");
     PfcDirective d;
     d.line = line_;
-    d.point = point(words_[1]);
+    d.point = tap_point(words_[1]);
     if (words_.size() == 3) {
       if (words_[2] != "storm") fail("unexpected '" + std::string(words_[2]) + "' (only 'storm' may follow the point)");
       d.storm = true;
@@ -767,7 +854,7 @@ class Parser {
                      "[mbc=0|1] [cap=N] [ttl=S] at=T [repeat=N every=T | every=T until=T]");
     LldpDirective d;
     d.line = line_;
-    d.point = point(words_[1]);
+    d.point = tap_point(words_[1]);
     d.from = link_port();
     d.port = d.from.name;
     if (auto v = opt("port")) d.port = std::string(*v);
@@ -885,6 +972,7 @@ class Parser {
     for (const auto& d : sc_.pfcs) check_end(d.point, d.from.node, d.line);
     for (const auto& d : sc_.lldps) check_end(d.point, d.from.node, d.line);
     check_macs();
+    check_multipoint();
     std::stable_sort(sc_.markings.begin(), sc_.markings.end(), [](const MarkingChange& a, const MarkingChange& b) {
       return std::tie(a.qp, a.side, a.at) < std::tie(b.qp, b.side, b.at);
     });
@@ -935,6 +1023,59 @@ class Parser {
         if (sc_.switches[j].mac == w.mac)
           fail("switches '" + sc_.switches[j].name + "' and '" + w.name + "' share a MAC");
     }
+  }
+
+  // What only makes sense once every point is known: ERSPAN sessions,
+  // collectors, clocks that show, queue bursts that do not overlap.
+  void check_multipoint() {
+    std::map<std::pair<size_t, uint16_t>, size_t> sessions;  // (interface, session) -> point
+    std::vector<bool> fed(sc_.points.size(), false);
+    for (size_t i = 0; i < sc_.points.size(); ++i) {
+      const Point& p = sc_.points[i];
+      if (!p.erspan) continue;
+      line_ = p.erspan->line;
+      const size_t in = sc_.interface_of(i);
+      fed[in] = true;
+      auto [it, fresh] = sessions.try_emplace({in, p.erspan->session}, i);
+      if (!fresh)
+        fail("points '" + sc_.points[it->second].name + "' and '" + p.name + "' both send session " +
+             std::to_string(p.erspan->session) + " to '" + sc_.points[in].name + "': only the session tells them apart");
+      if (in != i && p.snaplen) fail("point '" + p.name + "' is recorded at collector '" + sc_.points[in].name +
+                                     "': give the snaplen to the collector");
+      if (in != i && p.clock && p.erspan->type == 2)
+        fail("the clock of point '" + p.name + "' shows nowhere: its frames go to collector '" + sc_.points[in].name +
+             "' (whose clock stamps them), and ERSPAN type II carries no timestamp");
+    }
+    for (size_t i = 0; i < sc_.points.size(); ++i)
+      if (sc_.points[i].collector && !fed[i]) {
+        line_ = 0;
+        fail("collector '" + sc_.points[i].name + "' receives no erspan session");
+      }
+    for (const auto& d : sc_.pfcs) link_local_at(d.point, d.line);
+    for (const auto& d : sc_.lldps) link_local_at(d.point, d.line);
+    for (size_t i = 0; i < sc_.queues.size(); ++i)
+      for (size_t j = 0; j < i; ++j) {
+        const QueueBurst &a = sc_.queues[j], &b = sc_.queues[i];
+        const bool same_way = !a.dir || !b.dir || *a.dir == *b.dir;
+        if (a.point == b.point && same_way && a.at < b.end() && b.at < a.end()) {
+          line_ = b.line;
+          fail("this queue burst overlaps the one on line " + std::to_string(a.line) +
+               " (a burst lasts at + for + its delay, while the queue drains)");
+        }
+      }
+    Ns earliest = 0;
+    for (size_t i = 0; i < sc_.points.size(); ++i) earliest = std::min(earliest, sc_.shift_of(i));
+    if (sc_.epoch_s * 1'000'000'000 + earliest < 0) {
+      line_ = 0;
+      fail("a negative clock offset puts timestamps before 1970: raise the epoch");
+    }
+  }
+
+  // A mirror session copies the traffic, not the link-local frames the port consumes.
+  void link_local_at(size_t pt, int line) {
+    if (!sc_.points[pt].erspan) return;
+    line_ = line;
+    fail("point '" + sc_.points[pt].name + "' is mirrored by ERSPAN, which does not copy PFC or LLDP frames");
   }
 
   bool runs_after(size_t later, size_t earlier) const {

@@ -6,7 +6,9 @@
 #include <string>
 
 #include "captures/gen/aeth.h"
+#include "captures/gen/byte_writer.h"
 #include "captures/gen/cm_mad.h"
+#include "captures/gen/erspan_frame.h"
 #include "captures/gen/lldp_frame.h"
 #include "captures/gen/opcodes.h"
 #include "captures/gen/pfc_frame.h"
@@ -48,6 +50,10 @@ Simulation::Simulation(const Scenario& sc)
       link_macs_[p].push_back({sc.node_mac(path.before(i)), sc.node_mac(path.after(i))});
     }
   }
+  queues_at_.resize(sc.points.size());
+  queue_used_.assign(sc.queues.size(), false);
+  for (size_t i = 0; i < sc.queues.size(); ++i) queues_at_[sc.queues[i].point].push_back(i);
+  erspan_seq_.assign(sc.points.size(), 0);
   rewrites_at_.resize(sc.points.size());
   rewrite_used_.assign(sc.rewrites.size(), false);
   for (size_t i = 0; i < sc.rewrites.size(); ++i) rewrites_at_[sc.rewrites[i].point].push_back(i);
@@ -141,6 +147,8 @@ void Simulation::run(FrameSink& sink) {
   std::vector<int> unused = faults_.unused();
   for (size_t i = 0; i < rewrite_used_.size(); ++i)
     if (!rewrite_used_[i]) unused.push_back(sc_.rewrites[i].line);
+  for (size_t i = 0; i < queue_used_.size(); ++i)
+    if (!queue_used_[i]) unused.push_back(sc_.queues[i].line);
   for (int line : factory_.unused_markings()) unused.push_back(line);
   std::sort(unused.begin(), unused.end());
   if (!unused.empty())
@@ -163,9 +171,6 @@ void Simulation::handle(Event& e) {
       const MirrorCopy& c = *e.copy;
       Frame f;
       f.point = c.point;
-      f.time = now_;
-      f.data = c.bytes;
-      f.wire_len = c.wire_len;
       f.info = &c.info;
       f.mirror = true;
       f.ce = c.ce;
@@ -173,9 +178,10 @@ void Simulation::handle(Event& e) {
       f.lost_before = c.lost_before;
       f.paused = c.paused;
       f.pause_id = c.pause_id;
-      ++stats_.recorded;
-      stats_.end = now_;
-      sink_->frame(f);
+      f.packet_id = c.packet_id;
+      f.lost_after = c.lost_after;
+      f.queued = c.queued;
+      emit(f, c.bytes);
       break;
     }
     case EventKind::req_timer: {
@@ -204,6 +210,7 @@ void Simulation::handle(Event& e) {
     case EventKind::point_tx: leave_point(e.pkt); break;
     case EventKind::egress_release: release(e.a, static_cast<uint8_t>(e.b)); break;
     case EventKind::pause_end: pause_end(e.a, static_cast<uint8_t>(e.b)); break;
+    case EventKind::queue_exit: enter_egress(e.a, e.pkt); break;
     case EventKind::pfc_frame: send_pfc(e.a, e.b); break;
     case EventKind::lldp_frame: send_lldp(e.a, e.b); break;
   }
@@ -298,6 +305,7 @@ void Simulation::transmit(size_t host, PacketPtr p) {
     const uint32_t start = sc_.qps[in.qp].side[in.req_side].start_psn;
     p->fates = faults_.decide(in.qp, in.req_side, *traffic, (in.psn - start) & psn::kMask);
   }
+  p->id = ++next_packet_id_;
   Port& port = ports_[host];
   const Ns done = now_ + serialization(p->frame.bytes.size());
   port.busy_until = done;
@@ -348,6 +356,15 @@ void Simulation::arrive(const PacketPtr& pp) {
   const size_t point = p.route.point(hop);
   if (!rewrites_at_[point].empty()) apply_rewrites(point, p);
   const uint32_t e = egress_of(p.route, hop);
+  if (!queues_at_[point].empty())
+    if (const Ns wait = queue_wait(point, e, p); wait > 0) {
+      p.queued = wait;
+      return push(EventKind::queue_exit, now_ + wait, e, 0, pp);
+    }
+  enter_egress(e, pp);
+}
+
+void Simulation::enter_egress(uint32_t e, const PacketPtr& pp) {
   if (!egress_[e].paced && !egress_[e].pfc) return leave_point(pp);
   pass_point(e, pp);
 }
@@ -355,8 +372,6 @@ void Simulation::arrive(const PacketPtr& pp) {
 void Simulation::record(size_t point, const InFlight& p) {
   const Point& pt = sc_.points[point];
   if (pt.only_dir && ((*pt.only_dir)[0] != p.info.src_host || (*pt.only_dir)[1] != p.info.dst_host)) return;
-  const uint32_t len = static_cast<uint32_t>(p.frame.bytes.size());
-  const uint32_t caplen = std::min(len, sc_.snaplen_of(point));
   std::string_view lost;
   if (p.fates.drop_segment && *p.fates.drop_segment > p.hop) {
     const size_t node = *p.fates.drop_segment;
@@ -364,29 +379,30 @@ void Simulation::record(size_t point, const InFlight& p) {
   }
   Frame f;
   f.point = point;
-  f.time = now_;
-  f.data = std::span<const uint8_t>(p.frame.bytes).first(caplen);
-  f.wire_len = len;
   f.info = &p.info;
   f.ce = p.ce;
   f.icrc_bad = p.corrupt;
   f.lost_before = lost;
   f.paused = p.held;
   f.pause_id = p.pause_id;
-  ++stats_.recorded;
-  stats_.end = now_;
-  sink_->frame(f);
+  f.packet_id = p.id;
+  // Lost on the next segment, and a later point was to see it (not the receiving host).
+  f.lost_after = p.fates.drop_segment == p.hop + 1 && p.hop + 1 < p.route.points();
+  f.queued = p.queued;
+  emit(f, p.frame.bytes);
   if (pt.mirror_dup) {
     auto c = std::make_shared<MirrorCopy>();
     c->info = p.info;
-    c->bytes.assign(f.data.begin(), f.data.end());
-    c->wire_len = len;
+    c->bytes = p.frame.bytes;
     c->point = point;
     c->ce = p.ce;
     c->icrc_bad = p.corrupt;
     c->lost_before = std::string(lost);
     c->paused = p.held;
     c->pause_id = p.pause_id;
+    c->packet_id = p.id;
+    c->lost_after = f.lost_after;
+    c->queued = p.queued;
     Event e;
     e.t = now_ + *pt.mirror_dup;
     e.kind = EventKind::mirror_copy;
@@ -395,7 +411,57 @@ void Simulation::record(size_t point, const InFlight& p) {
   }
 }
 
-// ---- capture points: rewrites, pacing, PFC ---------------------------------
+void Simulation::emit(Frame& f, std::span<const uint8_t> frame) {
+  const Point& pt = sc_.points[f.point];
+  if (const auto& s = pt.erspan) {
+    ErspanFields e;
+    e.type = s->type;
+    e.session = s->session;
+    e.src_mac = erspan_source_mac(s->session);
+    e.dst_mac = kErspanCollectorMac;
+    e.src = s->src;
+    e.dst = s->dst;
+    e.seq = erspan_seq_[f.point]++;
+    if (auto pcp = get_pcp(frame)) {
+      e.tagged = true;
+      e.cos = *pcp;
+      e.vlan = static_cast<uint16_t>(get_u16(frame.data() + 14) & 0x0FFF);
+    }
+    // The mirroring device stamps the copy with its own clock, in 100 ns.
+    const Ns device = sc_.epoch_s * 1'000'000'000 + now_ + pt.clock;
+    e.timestamp = static_cast<uint32_t>(static_cast<uint64_t>(device / 100));
+    build_erspan(e, frame, erspan_bytes_);
+    frame = erspan_bytes_;
+  }
+  const uint32_t len = static_cast<uint32_t>(frame.size());
+  f.time = now_;
+  f.data = frame.first(std::min(len, sc_.snaplen_of(f.point)));
+  f.wire_len = len;
+  ++stats_.recorded;
+  stats_.end = now_;
+  sink_->frame(f);
+}
+
+// ---- capture points: rewrites, queueing, pacing, PFC -----------------------
+
+// The wait in the queue bursts at this point and direction: the burst's
+// backlog, or longer while the frame before it is still queued (FIFO at the
+// point's rate).
+Ns Simulation::queue_wait(size_t point, uint32_t ei, const InFlight& p) {
+  Ns exit = now_;
+  for (size_t i : queues_at_[point]) {
+    const QueueBurst& q = sc_.queues[i];
+    if (q.dir && ((*q.dir)[0] != p.info.src_host || (*q.dir)[1] != p.info.dst_host)) continue;
+    Ns& last = queue_last_[{i, ei}];
+    Ns t = now_ + q.backlog(now_);
+    if (last > now_) t = std::max(t, last + serialization(p.frame.bytes.size(), egress_[ei].mbps));
+    if (t <= now_) continue;
+    last = t;
+    queue_used_[i] = true;
+    exit = std::max(exit, t);
+  }
+  return exit - now_;
+}
 
 uint32_t Simulation::egress_index(size_t point, NodeRef towards) {
   for (uint32_t i = 0; i < egress_.size(); ++i)
@@ -486,6 +552,7 @@ void Simulation::leave_point(const PacketPtr& pp) {
   record(p.route.point(p.hop), p);
   p.held = false;  // a pause holds it at one point only
   p.pause_id = 0;
+  p.queued = 0;
   depart(pp, now_, p.hop + 1);
 }
 
@@ -547,7 +614,7 @@ void Simulation::record_link_local(size_t point, const FrameInfo& info, const st
   Frame f;
   f.point = point;
   f.time = now_;
-  f.data = std::span<const uint8_t>(bytes).first(std::min(len, sc_.snaplen_of(point)));
+  f.data = std::span<const uint8_t>(bytes).first(std::min(len, sc_.snaplen_of(point)));  // never ERSPAN (parser)
   f.wire_len = len;
   f.info = &info;
   f.ctrl_id = ctrl_id;

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <vector>
@@ -109,6 +110,9 @@ class Simulation {
   void depart(const PacketPtr& p, Ns t, size_t segment);
   void arrive(const PacketPtr& p);
   void record(size_t point, const InFlight& p);
+  // Hands one recorded frame to the sink: as it is, or as an ERSPAN copy,
+  // cut at its interface's snaplen. `f` has everything but the bytes.
+  void emit(Frame& f, std::span<const uint8_t> frame);
   Ns serialization(size_t bytes) const { return serialization(bytes, rate_mbps_); }
   static Ns serialization(size_t bytes, int64_t mbps);
 
@@ -117,6 +121,8 @@ class Simulation {
   std::array<Mac, 2> link_macs(const Route& r, size_t hop) const;  // {src, dst} at that point, in travel order
   uint32_t egress_index(size_t point, NodeRef towards);
   void apply_rewrites(size_t point, InFlight& p);
+  Ns queue_wait(size_t point, uint32_t egress, const InFlight& p);
+  void enter_egress(uint32_t egress, const PacketPtr& p);
   void pass_point(uint32_t egress, const PacketPtr& p);
   void leave_point(const PacketPtr& p);
   uint64_t pause_period(Egress& e, uint8_t prio);
@@ -164,6 +170,12 @@ class Simulation {
   std::vector<std::vector<uint8_t>> pfc_bytes_, lldp_bytes_;         // each directive sends one frame, repeatedly
   std::vector<FrameInfo> pfc_info_, lldp_info_;
   uint64_t next_ctrl_id_ = 0;
+  uint64_t next_packet_id_ = 0;
+  std::vector<std::vector<size_t>> queues_at_;           // [point]: indices into sc_.queues
+  std::map<std::pair<size_t, uint32_t>, Ns> queue_last_;  // (burst, egress): when its last queued frame left
+  std::vector<bool> queue_used_;                          // [burst]: it delayed some packet
+  std::vector<uint32_t> erspan_seq_;                      // [point]: next GRE sequence number of its session
+  std::vector<uint8_t> erspan_bytes_;                     // the copy being recorded
   Stats stats_;
 };
 

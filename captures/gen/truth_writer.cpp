@@ -25,12 +25,20 @@ void TruthWriter::row(const TruthRow& r) {
   if (r.opcode) std::snprintf(opcode, sizeof opcode, "0x%02x", *r.opcode);
   if (r.paused) std::snprintf(paused, sizeof paused, "%d", *r.paused ? 1 : 0);
   if (r.pause_frame) std::snprintf(pause, sizeof pause, "%" PRIu64, *r.pause_frame);
-  std::fprintf(f_, "%" PRIu64 "\t%.*s\t%" PRId64 "\t%.*s->%.*s\t%.*s\t%s\t%s\t%s\t%.*s\t%.*s\t%s\t%.*s\t%s\t%s\n",
+  char id[24] = "-", lost[4] = "-", queue[24] = "-", span[8] = "-";
+  if (r.packet_id) std::snprintf(id, sizeof id, "%" PRIu64, *r.packet_id);
+  if (r.lost_after) std::snprintf(lost, sizeof lost, "%d", *r.lost_after ? 1 : 0);
+  if (r.queue_ns) std::snprintf(queue, sizeof queue, "%" PRId64, *r.queue_ns);
+  if (r.span_id) std::snprintf(span, sizeof span, "%u", unsigned{*r.span_id});
+  std::fprintf(f_,
+               "%" PRIu64 "\t%.*s\t%" PRId64 "\t%.*s->%.*s\t%.*s\t%s\t%s\t%s\t%.*s\t%.*s\t%s\t%.*s\t%s\t%s"
+               "\t%" PRId64 "\t%s\t%s\t%s\t%.*s\t%s\n",
                r.frame,
                static_cast<int>(r.point.size()), r.point.data(), r.ts_ns, static_cast<int>(r.src.size()), r.src.data(),
                static_cast<int>(r.dst.size()), r.dst.data(), static_cast<int>(r.kind.size()), r.kind.data(), qpn, psn,
                opcode, static_cast<int>(r.verdict.size()), r.verdict.data(), static_cast<int>(r.cause.size()),
-               r.cause.data(), req, static_cast<int>(r.note.size()), r.note.data(), paused, pause);
+               r.cause.data(), req, static_cast<int>(r.note.size()), r.note.data(), paused, pause, r.true_ts_ns, id, lost,
+               queue, static_cast<int>(r.interface.size()), r.interface.data(), span);
 }
 
 void TruthWriter::close() {

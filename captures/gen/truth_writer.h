@@ -24,6 +24,13 @@ struct TruthRow {
   std::string_view note;  // "-" when empty
   std::optional<bool> paused;             // "-" for link-local frames
   std::optional<uint64_t> pause_frame;
+  // For matching one packet across points.
+  int64_t true_ts_ns = 0;                 // ts_ns without the clock offset and the mirror latency
+  std::optional<uint64_t> packet_id;      // "-" for link-local frames
+  std::optional<bool> lost_after;         // "-" for link-local frames
+  std::optional<int64_t> queue_ns;        // "-" for link-local frames
+  std::string_view interface;             // the pcapng interface: the point, or its collector
+  std::optional<uint16_t> span_id;        // ERSPAN session, "-" if the frame is not encapsulated
 };
 
 class TruthWriter {
@@ -37,7 +44,8 @@ class TruthWriter {
   void close();
 
   static constexpr std::string_view kHeader =
-      "frame\tpoint\tts_ns\tdir\tkind\tqpn\tpsn\topcode\tverdict\tcause\trequest_frame\tnote\tpaused\tpause_frame\n";
+      "frame\tpoint\tts_ns\tdir\tkind\tqpn\tpsn\topcode\tverdict\tcause\trequest_frame\tnote\tpaused\tpause_frame"
+      "\ttrue_ts_ns\tpacket_id\tlost_after\tqueue_ns\tinterface\tspan_id\n";
 
  private:
   std::FILE* f_ = nullptr;

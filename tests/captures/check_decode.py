@@ -19,6 +19,20 @@ frame twice:
     (addresses, class-enable vector, per-class pause times, length) and
     LLDP frames (chassis, port, TTL, DCBX PFC bits and APP entries), each
     one the scenario sends and nothing else;
+  * ERSPAN copies (read with the first occurrence of each field; everything
+    above with the last, the mirrored frame's): interface (the point's own
+    or its collector's), outer MACs and addresses, GRE protocol and a
+    sequence number counting each session's copies, ERSPAN version,
+    session ID, VLAN and COS of the mirrored frame, the type III timestamp
+    (100 ns on the point's clock); timestamps = true_ts_ns + the clock
+    offset of the interface (+ the session's latency);
+  * matching across points: a packet_id names one transmission, with the
+    same headers and IPv4 ID wherever it is seen, at every recording point
+    of its route up to where it is lost (`lost-before=`) and nowhere else,
+    lost_after exactly on the copy just before a loss ahead of a point, hop
+    latencies = segment latency + queue_ns (more with jitter, pacing or
+    pauses), queue_ns = the burst's backlog, or back to back behind the
+    previous queued frame;
   * the pauses: no RoCE frame passes a point towards a pausing device in a
     class while a PFC window is in force there; every frame the truth file
     calls paused is a RoCEv2 frame addressed to the pausing device's MAC
@@ -55,12 +69,22 @@ FIELDS = [
     'infiniband.mad.mgmtclass', 'infiniband.mad.attributeid',
     'infiniband.cm.req.localqpn', 'infiniband.cm.req.startpsn',
     'infiniband.cm.rep.localqpn', 'infiniband.cm.rep.startpsn',
-    'eth.dst', 'eth.src',
+    'eth.dst', 'eth.src', 'ip.id',
     'macc.opcode', 'macc.cbfc.enbv',
 ] + ['macc.cbfc.pause_time.c%d' % c for c in range(8)] + [
     'lldp.chassis.id.mac', 'lldp.port.id', 'lldp.time_to_live',
     'lldp.dcbx.ieee.willing', 'lldp.dcbx.ieee.pfc.mbc', 'lldp.dcbx.ieee.pfc.numtcs',
 ] + ['lldp.dcbx.feature.pfc.prio%d' % c for c in range(8)]
+
+# The outer headers of an ERSPAN copy: read with the first occurrence.
+OUTER_FIELDS = [
+    'frame.number', 'eth.src', 'eth.dst', 'eth.type', 'ip.src', 'ip.dst', 'ip.proto', 'ip.ttl', 'ip.len', 'ip.id',
+    'ip.dsfield.dscp', 'gre.flags_and_version', 'gre.proto', 'gre.sequence_number',
+    'erspan.version', 'erspan.vlan', 'erspan.cos', 'erspan.encap', 'erspan.bso', 'erspan.truncated', 'erspan.spanid',
+    'erspan.index', 'erspan.timestamp', 'erspan.sgt', 'erspan.ft', 'erspan.hw', 'erspan.gra', 'erspan.o',
+]
+ERSPAN_SRC_MAC = '02:45:52:00:%02x:%02x'
+ERSPAN_DST_MAC = '02:45:52:c0:00:01'
 
 # Fields that occur once per APP entry: read with every occurrence.
 APP_FIELDS = ['frame.number', 'lldp.dcbx.ieee.app.prio', 'lldp.dcbx.iee.app.sf', 'lldp.dcbx.feature.app.proto']
@@ -88,8 +112,11 @@ def serialization_ns(length, gbps):
 
 
 class Checker:
-    def __init__(self, sc, rows, truth, apps, raw):
+    def __init__(self, sc, rows, truth, apps, raw, outer):
         self.sc = sc
+        self.outer = outer  # the first occurrence of the outer (ERSPAN) fields, per frame
+        self.erspan_seq = {}  # point -> the GRE sequence number its next copy carries
+        self.ip_id = {}       # frame number -> the mirrored packet's IPv4 ID
         self.raw = raw    # the captured bytes of every frame
         self.rows = rows
         self.truth = truth
@@ -135,6 +162,8 @@ class Checker:
         self.coverage()
         self.marking_coverage()
         self.pauses()
+        self.matching()
+        self.queueing()
 
     # -- one frame ---------------------------------------------------------
 
@@ -144,8 +173,8 @@ class Checker:
         point, kind, note = r['point'], r['kind'], r['note'].split(';')
         src, dst = r['dir'].split('->')
         self.expect(n, 'frame number', t['frame.number'], n)
-        self.expect(n, 'interface name', t['frame.interface_name'], point)
-        self.expect(n, 'timestamp (ns)', ts, int(r['ts_ns']))
+        self.interface(n, t, r, ts)
+        self.erspan_frame(n, t, r)
         opcode = num(t['infiniband.bth.opcode'])
         destqp = num(t['infiniband.bth.destqp'])
         psn = num(t['infiniband.bth.psn'])
@@ -171,9 +200,12 @@ class Checker:
             q, side = owners[0]
         if q is None:
             return
-        prio = self.headers(n, t, q, side, kind, note, point, src, dst, ts)
+        prio = self.headers(n, t, q, side, kind, note, point, src, dst, int(r['true_ts_ns']))
         routed = t['eth.dst'].lower() if q.ver != 'v1' else None
-        self.roce.append((r, int(t['frame.len']), prio, sc.next_node(src, dst, point), routed))
+        length = int(t['frame.len']) - sc.erspan_overhead(point)  # of the frame on the tapped link
+        self.roce.append((r, length, prio, sc.next_node(src, dst, point), routed))
+        if q.ver == 'v2':
+            self.ip_id[n] = t['ip.id']
         self.expect(n, 'P_Key', num(t['infiniband.bth.p_key']), q.pkey)
 
         ackreq = num(t['infiniband.bth.a'])
@@ -192,6 +224,60 @@ class Checker:
         elif kind == 'cnp':
             self.expect(n, 'CNP opcode', opcode, 0x81)
             self.expect(n, 'CNP PSN', psn, 0)
+
+    # -- where and when: interfaces, clocks, ERSPAN ---------------------------
+
+    def interface(self, n, t, r, ts):
+        """The interface that records the point, and its clock."""
+        sc, point = self.sc, r['point']
+        iface = sc.interface_of(point)
+        self.expect(n, 'interface name', t['frame.interface_name'], iface)
+        self.expect(n, 'truth interface', r['interface'], iface)
+        self.expect(n, 'timestamp (ns)', ts, int(r['ts_ns']))
+        self.expect(n, 'timestamp - true_ts_ns (clock offset + mirror latency)', ts - int(r['true_ts_ns']),
+                    sc.shift_of(point))
+
+    def erspan_frame(self, n, t, r):
+        """The outer headers of an ERSPAN copy, or none at all."""
+        sc, point = self.sc, r['point']
+        o = self.outer[int(n) - 1]
+        e = sc.erspan.get(point)
+        if e is None:
+            if o['gre.proto'] or o['erspan.version']:
+                self.err(n, 'GRE/ERSPAN headers at %s, which has no erspan session' % point)
+            return self.expect(n, 'truth span_id', r['span_id'], '-')
+        self.expect(n, 'truth span_id', r['span_id'], str(e['session']))
+        session = e['session']
+        self.expect(n, 'outer Ethernet source', o['eth.src'].lower(), ERSPAN_SRC_MAC % (session >> 8, session & 0xFF))
+        self.expect(n, 'outer Ethernet destination', o['eth.dst'].lower(), ERSPAN_DST_MAC)
+        self.expect(n, 'outer ethertype', num(o['eth.type']), 0x0800)
+        self.expect(n, 'outer IPv4 source', o['ip.src'], e['src'])
+        self.expect(n, 'outer IPv4 destination', o['ip.dst'], e['dst'])
+        self.expect(n, 'outer IPv4 protocol', num(o['ip.proto']), 47)
+        self.expect(n, 'outer IPv4 TTL', num(o['ip.ttl']), 64)
+        self.expect(n, 'outer IPv4 DSCP', num(o['ip.dsfield.dscp']), 0)
+        self.expect(n, 'outer IPv4 length', num(o['ip.len']), int(t['frame.len']) - 14)
+        self.expect(n, 'GRE flags (sequence number present)', num(o['gre.flags_and_version']), 0x1000)
+        self.expect(n, 'GRE protocol', num(o['gre.proto']), 0x88BE if e['type'] == 2 else 0x22EB)
+        seq = self.erspan_seq.get(point, 0)
+        self.expect(n, 'GRE sequence number of session %d' % session, num(o['gre.sequence_number']), seq)
+        self.expect(n, 'outer IPv4 ID', num(o['ip.id']), seq & 0xFFFF)
+        self.erspan_seq[point] = seq + 1
+        self.expect(n, 'ERSPAN version', num(o['erspan.version']), 1 if e['type'] == 2 else 2)
+        self.expect(n, 'ERSPAN session ID', num(o['erspan.spanid']), session)
+        tagged = t['vlan.id'] != ''
+        self.expect(n, 'ERSPAN VLAN', num(o['erspan.vlan']), num(t['vlan.id']) if tagged else 0)
+        self.expect(n, 'ERSPAN COS', num(o['erspan.cos']), num(t['vlan.priority']) if tagged else 0)
+        self.expect(n, 'ERSPAN truncated bit', num(o['erspan.truncated']), 0)
+        if e['type'] == 2:
+            self.expect(n, 'ERSPAN II encap (3: tag kept)', num(o['erspan.encap']), 3 if tagged else 0)
+            self.expect(n, 'ERSPAN II index', num(o['erspan.index']), 0)
+        else:
+            stamp = (int(r['true_ts_ns']) + sc.clock.get(point, 0)) // 100 & 0xFFFFFFFF
+            self.expect(n, 'ERSPAN III timestamp (100 ns, the point\'s clock)', num(o['erspan.timestamp']), stamp)
+            self.expect(n, 'ERSPAN III granularity', num(o['erspan.gra']), 1)
+            for field in ('erspan.bso', 'erspan.sgt', 'erspan.ft', 'erspan.hw', 'erspan.o'):
+                self.expect(n, field, num(o[field]), 0)
 
     # -- marking -------------------------------------------------------------
 
@@ -262,16 +348,19 @@ class Checker:
         got = {'pcp': pcp, 'dscp': dscp, 'ecn': ecn}
 
         # The marking in force when the sender built the frame. Without jitter,
-        # pauses or paced links that is when it began to serialise it: the
-        # frame passes here one host-link serialization plus the latency
-        # later. Otherwise any marking that began before the frame passed
-        # here will do (the newest that matches).
+        # pauses, paced links or queue bursts that is when it began to
+        # serialise it: the frame passes here one host-link serialization
+        # plus the latency later. Otherwise any marking that began before the
+        # frame passed here will do (the newest that matches). `ts` is the
+        # true time here, whatever the point's clock says.
         rel = ts - sc.epoch_ns
         upstream = sc.route(src, dst)[:sc.route(src, dst).index(point) + 1]
-        if not sc.jitter and not sc.pfcs and not any(p in sc.speed for p in upstream) and kind != 'cm':
-            rel -= sc.latency_to(src, dst, point) + serialization_ns(int(t['frame.len']), sc.link_gbps)
+        exact = not sc.jitter and not sc.pfcs and not sc.queues and not any(p in sc.speed for p in upstream)
+        if exact and kind != 'cm':
+            length = int(t['frame.len']) - sc.erspan_overhead(point)
+            rel -= sc.latency_to(src, dst, point) + serialization_ns(length, sc.link_gbps)
         cands = [(j, m) for j, (at, m) in enumerate(self.markings(q, side, kind)) if at is None or at <= rel]
-        if not sc.jitter and not sc.pfcs and not any(p in sc.speed for p in upstream) and kind != 'cm':
+        if exact and kind != 'cm':
             cands = cands[-1:]
         chosen = None
         for j, m in reversed(cands):
@@ -321,8 +410,8 @@ class Checker:
     def link_local_frame(self, t, r, ts):
         n, point, note = r['frame'], r['point'], r['note'].split(';')
         self.expect(n, 'frame number', t['frame.number'], n)
-        self.expect(n, 'interface name', t['frame.interface_name'], point)
-        self.expect(n, 'timestamp (ns)', ts, int(r['ts_ns']))
+        self.interface(n, t, r, ts)
+        ts = int(r['true_ts_ns'])  # the directive's time is true time
         src = t['eth.src'].lower()
         d = self.link_local.get((point, ts, src))
         if d is None or ('quanta' in d) != (r['kind'] == 'pfc'):
@@ -330,7 +419,8 @@ class Checker:
         if (point, ts, src) in self.link_local_seen:
             return self.err(n, 'a second %s frame from %s at the same time' % (r['kind'], src))
         self.link_local_seen.add((point, ts, src))
-        for col in ('qpn', 'psn', 'opcode', 'cause', 'request_frame', 'paused', 'pause_frame'):
+        for col in ('qpn', 'psn', 'opcode', 'cause', 'request_frame', 'paused', 'pause_frame', 'packet_id',
+                    'lost_after', 'queue_ns', 'span_id'):
             self.expect(n, 'truth column ' + col, r.get(col), '-')
         self.expect(n, 'truth dir', r['dir'], d['name'] + '->-')
         self.expect(n, 'VLAN tag', t['vlan.id'], '')
@@ -609,6 +699,113 @@ class Checker:
                                        (q.name, q.hosts[s], sorted(want - got)[:10], sorted(got - want)[:10]))
 
 
+    # -- matching one packet across points ------------------------------------
+
+    def matching(self):
+        sc = self.sc
+        by_id = {}
+        for r in self.truth:
+            if r['kind'] in ('pfc', 'lldp'):
+                continue
+            if not r['packet_id'].isdigit() or r['packet_id'] == '0':
+                self.err(r['frame'], 'packet_id %r' % r['packet_id'])
+                continue
+            by_id.setdefault(r['packet_id'], []).append(r)
+        same = ('dir', 'kind', 'qpn', 'psn', 'opcode')
+        transmissions = {}  # (point, dir, kind, qpn, psn) -> IPv4 IDs of the different transmissions seen there
+        for pid, rows in by_id.items():
+            orig = [r for r in rows if r['cause'] != 'mirror']
+            if not orig:
+                self.errors.append('packet_id %s: only mirror copies' % pid)
+                continue
+            first = orig[0]
+            for r in rows:
+                if any(r[c] != first[c] for c in same) or (r['cause'] != 'mirror' and r['cause'] != first['cause']):
+                    self.err(r['frame'], 'packet_id %s names different packets (frame %s)' % (pid, first['frame']))
+                ids = {self.ip_id.get(x['frame']) for x in (first, r)}
+                if len(ids) != 1:
+                    self.err(r['frame'], 'packet_id %s with IPv4 IDs %s' % (pid, sorted(map(str, ids))))
+            for r in rows:
+                if r['cause'] == 'mirror':
+                    twin = [x for x in orig if x['point'] == r['point']]
+                    if r['point'] not in sc.mirror or not twin:
+                        self.err(r['frame'], 'mirror copy of packet_id %s with no original at %s' % (pid, r['point']))
+                    elif r['lost_after'] != twin[0]['lost_after']:
+                        self.err(r['frame'], 'mirror copy with another lost_after than its original')
+            src, dst = first['dir'].split('->')
+            route = sc.route(src, dst)
+            lost = {x[len('lost-before='):] for r in orig for x in r['note'].split(';') if x.startswith('lost-before=')}
+            if len(lost) > 1 or (lost and any('lost-before=' not in r['note'] for r in orig)):
+                self.errors.append('packet_id %s: copies disagree on where it is lost: %s' % (pid, sorted(lost)))
+            end = route.index(next(iter(lost))) if lost and next(iter(lost)) in route else len(route)
+            want = [p for p in route[:end] if sc.records(p, src, dst)]
+            orig.sort(key=lambda r: int(r['true_ts_ns']))
+            got = [r['point'] for r in orig]
+            if got != want:
+                self.errors.append('packet_id %s (%s %s PSN %s) seen at %s, expected %s' %
+                                   (pid, first['dir'], first['kind'], first['psn'], got, want))
+                continue
+            for i, r in enumerate(orig):
+                k = route.index(r['point'])
+                self.expect(r['frame'], 'lost_after', r['lost_after'], '1' if end < len(route) and k + 1 == end else '0')
+                self.transmission(transmissions, r, pid)
+                if i == 0:
+                    continue
+                prev = orig[i - 1]
+                if route.index(prev['point']) + 1 != k:
+                    continue  # a point between them does not record this direction
+                hop = sc.latency_to(src, dst, r['point']) - sc.latency_to(src, dst, prev['point']) + int(r['queue_ns'])
+                dt = int(r['true_ts_ns']) - int(prev['true_ts_ns'])
+                held = sc.jitter or r['point'] in sc.speed or any(d['point'] == r['point'] for d in sc.pfcs)
+                if dt != hop and not (held and dt > hop):
+                    self.err(r['frame'], 'hop %s -> %s took %d ns, expected %d (latency + queue_ns)' %
+                             (prev['point'], r['point'], dt, hop))
+
+    def transmission(self, seen, r, pid):
+        """Two transmissions of one PSN at one point differ in their IPv4 ID, so they can be told apart."""
+        ip_id = self.ip_id.get(r['frame'])
+        if ip_id is None:
+            return
+        key = (r['point'], r['dir'], r['kind'], r['qpn'], r['psn'])
+        others = seen.setdefault(key, {})
+        if ip_id in others and others[ip_id] != pid:
+            self.err(r['frame'], 'packet_ids %s and %s share IPv4 ID %s' % (others[ip_id], pid, ip_id))
+        others[ip_id] = pid
+
+    def queueing(self):
+        """queue_ns is what the burst's backlog says, or more only back to back
+        behind the frame queued before it (FIFO at the point's rate)."""
+        sc = self.sc
+        last = {}  # (point, towards, burst) -> true time the previous queued frame left
+        for r, length, _, towards, _ in self.roce:
+            n, point = r['frame'], r['point']
+            if r['cause'] == 'mirror':
+                continue
+            src, dst = r['dir'].split('->')
+            qs = sc.queues_at(point, src, dst)
+            waited = int(r['queue_ns'])
+            if not qs:
+                if waited:
+                    self.err(n, 'queue_ns %d at %s, where no queue burst holds %s' % (waited, point, r['dir']))
+                continue
+            if point in sc.speed or any(d['point'] == point for d in sc.pfcs):
+                continue  # what leaves the queue may wait again
+            left = int(r['true_ts_ns'])
+            arrival = left - waited - sc.epoch_ns
+            keys = [(point, towards, i) for i, q in enumerate(sc.queues) if q in qs]
+            b = max(scn.backlog(q, arrival) for q in qs)
+            s = serialization_ns(length, sc.gbps_of(point))
+            behind = [last[k] for k in keys if k in last and last[k] > arrival + sc.epoch_ns]
+            if waited < b:
+                self.err(n, 'queued %d ns at %s, the burst backlog is %d ns' % (waited, point, b))
+            elif waited > b and left != max(behind, default=0) + s:
+                self.err(n, 'queued %d ns at %s beyond the backlog of %d ns without leaving back to back' %
+                         (waited, point, b))
+            if waited:
+                for k in keys:
+                    last[k] = left
+
+
 def expert_check(pcap, tshark, errors, truth):
     # The RPC-over-RDMA heuristic of Wireshark 4.0 reads 16 bytes of any RC
     # SEND ONLY payload before checking its length, so a SEND ONLY shorter
@@ -654,11 +851,13 @@ def main():
     ap.add_argument('--tshark', default='tshark')
     a = ap.parse_args()
     sc = scn.Scenario(a.scenario)
-    rows = tshark_env.fields(a.pcap, FIELDS, tshark=a.tshark)
+    # The last occurrence: the mirrored frame's, under an ERSPAN copy's outer headers.
+    rows = tshark_env.fields(a.pcap, FIELDS, tshark=a.tshark, occurrence='l')
+    outer = tshark_env.fields(a.pcap, OUTER_FIELDS, tshark=a.tshark)
     apps = {f['frame.number']: f for f in tshark_env.fields(a.pcap, APP_FIELDS, ['-Y', 'lldp'], a.tshark, occurrence='a')}
     truth = tshark_env.read_truth(a.truth)
     raw = [bytes(data) for data, _ in RawPcapNgReader(a.pcap)]
-    c = Checker(sc, rows, truth, apps, raw)
+    c = Checker(sc, rows, truth, apps, raw, outer)
     c.run()
     expert_check(a.pcap, a.tshark, c.errors, truth)
     if not truth:

@@ -12,6 +12,8 @@ exactly those the truth file marks icrc-bad, and as many as the scenario's
 header checksum, the UDP checksum of IPv6 (0 for IPv4) and the CNP body.
 PFC and LLDP frames carry no ICRC: they must be what the truth file calls
 pfc / lldp, with their ethertype, and are otherwise left to check_decode.
+An ERSPAN copy (the truth file's span_id) is checked inside: its outer IPv4
+header checksum and GRE header, then the mirrored frame as any other.
 """
 
 import argparse
@@ -56,6 +58,27 @@ def icrc_v4_scapy(l3):
     return BTH.compute_icrc(IP(l3)[BTH], None)
 
 
+def strip_erspan(data, n, errors):
+    """The mirrored frame inside an ERSPAN copy: Ethernet / IPv4 / GRE with a
+    sequence number / an 8-byte type II or 12-byte type III header."""
+    if struct.unpack_from('!H', data, 12)[0] != 0x0800 or data[14 + 9] != 47:
+        errors.append('frame %d: an ERSPAN copy without IPv4/GRE outside' % n)
+        return None
+    ihl = (data[14] & 0x0F) * 4
+    if ones_complement(bytes(data[14:14 + ihl])) != 0xFFFF:
+        errors.append('frame %d: bad outer IPv4 header checksum' % n)
+    gre = 14 + ihl
+    flags, proto = struct.unpack_from('!HH', data, gre)
+    if flags != 0x1000 or proto not in (0x88BE, 0x22EB):
+        errors.append('frame %d: GRE flags 0x%04x protocol 0x%04x' % (n, flags, proto))
+        return None
+    version = data[gre + 8] >> 4
+    if (proto, version) not in ((0x88BE, 1), (0x22EB, 2)):
+        errors.append('frame %d: ERSPAN version %d under GRE protocol 0x%04x' % (n, version, proto))
+        return None
+    return data[gre + 8 + (8 if version == 1 else 12):]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--scenario', required=True)
@@ -66,6 +89,7 @@ def main():
     truth = tshark_env.read_truth(a.truth)
     errors = []
     checked = 0
+    erspan = 0
     bad = set()
     frames = list(RawPcapNgReader(a.pcap))
     if len(frames) != len(truth):
@@ -81,6 +105,11 @@ def main():
             continue
         if len(data) < meta.wirelen:
             continue  # cut by the snaplen: the ICRC is not in the file
+        if kind is not None and truth[i].get('span_id', '-') != '-':
+            data = strip_erspan(data, n, errors)
+            if data is None:
+                continue
+            erspan += 1
         off = 12
         etype = struct.unpack_from('!H', data, off)[0]
         if etype == 0x8100:
@@ -140,7 +169,7 @@ def main():
         print(e)
     if errors:
         return 1
-    print('%s: %d ICRCs recomputed, %d bad as intended' % (a.pcap, checked, len(bad)))
+    print('%s: %d ICRCs recomputed (%d inside ERSPAN), %d bad as intended' % (a.pcap, checked, erspan, len(bad)))
     return 0
 
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Per-point files merge into one multi-interface capture.
 
-Builds one file per capture point with `roceshark-gen --only-point`, merges
+Builds one file per interface (a capture point, or a collector of ERSPAN
+copies) with `roceshark-gen --only-point`, merges
 them with `mergecap -I none` (keep every IDB), and checks that the merged
 file has one interface per point, as many frames as the all-points file,
 and that each per-point truth file says for each frame what the all-points
@@ -16,7 +17,8 @@ import sys
 
 import tshark_env
 
-COLUMNS = ['point', 'ts_ns', 'dir', 'kind', 'qpn', 'psn', 'opcode', 'verdict', 'cause', 'note', 'paused']
+COLUMNS = ['point', 'ts_ns', 'dir', 'kind', 'qpn', 'psn', 'opcode', 'verdict', 'cause', 'note', 'paused',
+           'true_ts_ns', 'packet_id', 'lost_after', 'queue_ns', 'interface', 'span_id']
 
 
 def pause_times(rows):
@@ -31,7 +33,7 @@ def main():
     ap.add_argument('--gen', required=True)
     ap.add_argument('--scenario', required=True)
     ap.add_argument('--outdir', required=True)
-    ap.add_argument('--points', required=True, help='comma-separated point names')
+    ap.add_argument('--points', required=True, help='comma-separated interface names (points or collectors)')
     ap.add_argument('--mergecap', default='mergecap')
     ap.add_argument('--capinfos', default='capinfos')
     a = ap.parse_args()
@@ -47,7 +49,7 @@ def main():
                        check=True)
         parts.append(out + '.pcapng')
         mine = tshark_env.read_truth(out + '.truth.tsv')
-        want = [r for r in full if r['point'] == p]
+        want = [r for r in full if r['interface'] == p]
         if not want:
             errors.append('point %s records nothing' % p)
         if [[r[c] for c in COLUMNS] for r in mine] != [[r[c] for c in COLUMNS] for r in want]:
@@ -69,7 +71,7 @@ def main():
     if len(frames) != len(full):
         errors.append('merged file has %d frames, the all-points file %d' % (len(frames), len(full)))
     for p in a.points.split(','):
-        if sum(1 for f in frames if f['frame.interface_name'] == p) != sum(1 for r in full if r['point'] == p):
+        if sum(1 for f in frames if f['frame.interface_name'] == p) != sum(1 for r in full if r['interface'] == p):
             errors.append('merged file: wrong number of frames on %s' % p)
     for e in errors:
         print(e)

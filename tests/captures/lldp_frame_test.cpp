@@ -3,18 +3,15 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/captures/test_util.h"
+
 #include <string>
 #include <string_view>
 
 namespace roceshark::gen {
 namespace {
 
-std::string hex(const std::vector<uint8_t>& v) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s;
-  for (uint8_t b : v) s += kDigits[b >> 4], s += kDigits[b & 15];
-  return s;
-}
+using test::hex;
 
 LldpFields dcbx() {
   LldpFields f;

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/captures/test_util.h"
+
 #include <string>
 
 namespace roceshark::gen {
@@ -14,15 +16,7 @@ const std::string kBase =
     "path a 1us p1 1.5us p2 2us b\n"
     "qp q a:0x11 b:0x22 psn=100,0xfffff0 mtu=2048 vlan=7 pcp=5 dscp=24 ecn=1\n";
 
-// The message of the error a scenario raises, or "" if it parses.
-std::string error_of(const std::string& text) {
-  try {
-    parse_scenario(text, "t.scn");
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 TEST(ScenarioParser, ReadsTheNetwork) {
   Scenario s = parse_scenario(kBase + "send q a 4K\nwrite q b 100 imm id=w1 at=3us\n");
@@ -228,7 +222,7 @@ TEST(ScenarioParser, ErrorsNameTheLine) {
 }
 
 TEST(ScenarioParser, RejectsBadInput) {
-  const std::pair<std::string, std::string> cases[] = {
+  const std::vector<std::pair<std::string, std::string>> cases = {
       {"host a 10.0.0.1 02:00:00:00:00\n", "bad MAC"},
       {"host a 10.0.0.300 02:00:00:00:00:0a\n", "bad IPv4"},
       {kBase + "host a 10.0.0.3 02:00:00:00:00:0c\n", "already defined as a host"},
@@ -338,14 +332,7 @@ TEST(ScenarioParser, RejectsBadInput) {
        "path a 1us p 1us b\nqp q a:5 c:6\n",
        "no path joins"},
   };
-  for (const auto& [text, want] : cases) {
-    std::string e = error_of(text);
-    if (want.empty()) {
-      EXPECT_EQ(e, "") << text;
-    } else {
-      EXPECT_NE(e.find(want), std::string::npos) << "input:\n" << text << "error: " << e;
-    }
-  }
+  test::expect_errors(cases);
 }
 
 }  // namespace

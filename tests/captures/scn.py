@@ -2,8 +2,9 @@
 """A second, deliberately small reader of the scenario language, for the
 capture tests. It knows only what the tests check (hosts, switches, paths,
 QPs, messages, forced replies, capture settings, marking, PFC and LLDP
-frames, expectations) and shares no code with the generator, so a parser bug there
-cannot hide here."""
+frames, clocks, queue bursts, ERSPAN sessions and collectors, expectations)
+and shares no code with the generator, so a parser bug there cannot hide
+here."""
 
 import re
 
@@ -19,6 +20,10 @@ def duration(text):
     whole, _, frac = m.group(1).partition('.')
     scale = _UNITS[m.group(2)]
     return int(whole) * scale + (int(frac) * scale // 10 ** len(frac) if frac else 0)
+
+
+def signed_duration(text):
+    return -duration(text[1:]) if text.startswith('-') else duration(text)
 
 
 def size(text):
@@ -62,7 +67,11 @@ class Scenario:
         self.implicit = {}  # frozenset of two adjacent points -> the switch between them
         self.paths = []   # [host0, [points...], host1, [latency ns per segment], [[switches] per segment]]
         self.jitter = 0
-        self.points = []  # in order of first appearance = interface order
+        self.points = []  # points and collectors, in order of first appearance
+        self.collectors = set()
+        self.clock = {}      # point or collector -> offset in ns
+        self.erspan = {}     # point -> its session (dict)
+        self.queues = []     # queue bursts (dicts)
         self.qps = []
         self.snaplen = 65535
         self.point_snaplen = {}
@@ -123,6 +132,21 @@ class Scenario:
             self.link_gbps = float(pos[0])
         elif d == 'speed':
             self.speed[pos[0]] = float(pos[1])
+        elif d == 'clock':
+            self.clock[pos[0]] = signed_duration(pos[1])
+        elif d == 'collector':
+            self.collectors.add(pos[0])
+            self.points.append(pos[0])
+        elif d == 'erspan':
+            self.erspan[pos[0]] = {
+                'session': int(opts['session'], 0), 'type': int(opts['type']), 'src': opts['src'], 'dst': opts['dst'],
+                'collector': opts.get('collector'), 'latency': duration(opts['latency']) if 'latency' in opts else 0,
+            }
+        elif d == 'queue':
+            self.queues.append({
+                'point': pos[0], 'delay': duration(pos[1]), 'at': duration(opts['at']), 'for': duration(opts['for']),
+                'dir': tuple(opts['dir'].split('->')) if 'dir' in opts else None,
+            })
         elif d == 'marking':
             q = self.qp(pos[0])
             change = {k: int(opts[k], 0) for k in ('dscp', 'ecn', 'pcp') if k in opts}
@@ -305,7 +329,29 @@ class Scenario:
         return d is None or d == (src, dst)
 
     def snaplen_of(self, point):
-        return self.point_snaplen.get(point, self.snaplen)
+        """The snaplen of the interface that records `point`."""
+        return self.point_snaplen.get(self.interface_of(point), self.snaplen)
+
+    def interface_of(self, point):
+        """The pcapng interface a point's frames are on: its own, or its collector's."""
+        e = self.erspan.get(point)
+        return e['collector'] if e and e['collector'] else point
+
+    def interfaces(self):
+        return [p for p in self.points if self.interface_of(p) == p]
+
+    def shift_of(self, point):
+        """File timestamp minus the true time: the interface's clock, plus the way to a collector."""
+        e = self.erspan.get(point)
+        return self.clock.get(self.interface_of(point), 0) + (e['latency'] if e else 0)
+
+    def erspan_overhead(self, point):
+        """Bytes of outer headers before the mirrored frame."""
+        e = self.erspan.get(point)
+        return 0 if e is None else 14 + 20 + 8 + (12 if e['type'] == 3 else 8)
+
+    def queues_at(self, point, src, dst):
+        return [q for q in self.queues if q['point'] == point and q['dir'] in (None, (src, dst))]
 
     def find_qp(self, src, dst, dest_qpn):
         """QPs whose end at host dst has QPN dest_qpn and whose other end is src."""
@@ -315,6 +361,18 @@ class Scenario:
                 if q.hosts[s] == dst and q.qpns[s] == dest_qpn and q.hosts[1 - s] == src:
                     out.append((q, 1 - s))  # (qp, side of the sender)
         return out
+
+
+def backlog(q, t):
+    """What a queue burst makes a frame reaching the queue at t wait at
+    least: growing linearly to the delay over for=, then draining at one ns
+    per ns."""
+    at, length, delay = q['at'], q['for'], q['delay']
+    if t < at or t >= at + length + delay:
+        return 0
+    if t < at + length:
+        return delay * (t - at) // length
+    return delay - (t - at - length)
 
 
 def quanta_ns(quanta, gbps):

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Each PFC and QoS scenario raises the finding it was built for, where it
+"""Each PFC, QoS and multi-point scenario raises the finding it was built for, where it
 was built for, and nothing else: no false positives on correct traffic.
 The generator cannot judge these (they are the analyser's rules), so the
 expectations are written here, scenario by scenario, from what each
@@ -10,7 +10,8 @@ QOS = ["roce.qos.dscp_not_lossless", "roce.qos.pcp_mismatch", "roce.qos.ecn_not_
        "roce.qos.inconsistent_marking"]
 PFC = ["roce.pfc.storm", "roce.pfc.wrong_class", "roce.pfc.lossy_queue", "roce.pfc.no_ecn", "roce.pfc.propagation",
        "roce.pfc.reserved_bits", "roce.pfc.nonstandard_dst", "roce.pfc.truncated"]
-ALL = QOS + PFC + ["roce.dcbx.finding", "roce.pfc.paused"]
+HOP = ["roce.hop.remarked", "roce.hop.ce_set", "roce.hop.microburst", "roce.hop.clock_skew"]
+ALL = QOS + PFC + HOP + ["roce.dcbx.finding", "roce.pfc.paused"]
 
 # scenario: {field: None (present somewhere) or a point name (present there only)}.
 # Every field of ALL not listed must be absent.
@@ -22,7 +23,8 @@ EXPECT = {
     "qos_ecn_off": {"roce.qos.ecn_not_capable": None},
     "qos_cnp_class": {"roce.qos.cnp_class": None},
     "qos_inconsistent": {"roce.qos.inconsistent_marking": None, "roce.qos.dscp_not_lossless": None},
-    "qos_remark": {"roce.qos.dscp_not_lossless": "leaf-1", "roce.qos.pcp_mismatch": "leaf-1"},
+    "qos_remark": {"roce.qos.dscp_not_lossless": "leaf-1", "roce.qos.pcp_mismatch": "leaf-1",
+                   "roce.hop.remarked": "leaf-1"},
     "dcbx": {"roce.dcbx.finding": None},
     "pfc_storm": {"roce.pfc.storm": None, "roce.pfc.paused": None, "roce.pfc.no_ecn": None},
     "pfc_short": {"roce.pfc.paused": None, "roce.pfc.no_ecn": None},
@@ -32,7 +34,17 @@ EXPECT = {
     "pfc_bad": {"roce.pfc.reserved_bits": None, "roce.pfc.nonstandard_dst": None, "roce.pfc.truncated": None,
                 "roce.pfc.paused": None, "roce.pfc.no_ecn": None},
     "pfc_propagation": {"roce.pfc.storm": None, "roce.pfc.propagation": "nic-a", "roce.pfc.paused": None,
-                        "roce.pfc.no_ecn": None},
+                        "roce.pfc.no_ecn": None, "roce.hop.microburst": "leaf-1"},  # held behind the pauses
+    # Multi-point: where on the path each change happens. A drop with no PFC
+    # frame anywhere in the capture reads as a lossy queue, as it should.
+    "mp_drop": {"roce.pfc.lossy_queue": None},
+    "mp_remark": {"roce.hop.remarked": "leaf-1", "roce.qos.dscp_not_lossless": None},
+    "mp_ce": {"roce.hop.ce_set": "leaf-1"},
+    "mp_burst": {"roce.hop.microburst": "leaf-1"},
+    "mp_retrans": {"roce.pfc.lossy_queue": None},
+    "mp_clock": {"roce.hop.clock_skew": None},  # synced (the default): the 37 us offset is proven
+    "mp_erspan": {"roce.pfc.lossy_queue": None},
+    "mp_truncated": {"roce.pfc.lossy_queue": None},
 }
 
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Golden test: fields, -z roce,qp, -z roce,pfc, -z roce,qos and -z expert
+"""Golden test: fields, -z roce,qp, -z roce,pfc, -z roce,qos, -z roce,hops and -z expert
 of one scenario against the baselines in tests/golden/. A variant runs the
 same with extra tshark options (e.g. a custom QoS policy) and has baselines
 of its own: golden.py SCENARIO [--variant NAME -- OPTIONS...]. `--update` (one scenario) or `--update-all`
@@ -19,6 +19,9 @@ VARIANTS = [
     ("qos_inconsistent", "learned", ["-o", "roce.policy_mode:learned"]),
     ("qos_dscp_lossy", "learned", ["-o", "roce.policy_mode:learned"]),
     ("pfc_speeds", "speeds", ["-o", "roce.point_link_gbps:p25:25,p400:400"]),
+    ("mp_erspan", "erspan", ["-o", "roce.point_key:erspan", "-o", "roce.point_names:100=leaf-1,200=nic-b"]),
+    ("mp_clock", "estimate", ["-o", "roce.clock:estimate"]),
+    ("mp_clock", "path_order", ["-o", "roce.path_order:nic-a,leaf-1,nic-b"]),
 ]
 
 
@@ -29,6 +32,7 @@ def outputs(capture, options):
         "qp.txt": stats("roce,qp"),
         "pfc.txt": stats("roce,pfc"),
         "qos.txt": stats("roce,qos"),
+        "hops.txt": stats("roce,hops"),
         "expert.txt": stats("expert"),
     }
 

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The same RoCE packet at several capture points (docs/multipoint.md).
+//
+// A transmission is recognised at each point by what no hop changes: IP
+// addresses, destination QP, PSN, opcode, payload length and the IPv4 ID.
+// Copies with the same identity at one point are told apart by order: the
+// k-th copy at one point is the k-th at another, so retransmissions match
+// copy to copy. Matching state is bounded by the match window (copies
+// older than it are forgotten) and by kMaxCopies per identity (a hostile
+// capture repeating one packet cannot make matching quadratic).
+//
+// Loss between points: a flow's packets keep their order along its path, so
+// when a packet reaches the next point, every earlier packet of the flow
+// that passed the previous point and has not reached the next one was lost
+// between them. A packet still unmatched when the window passes, with no
+// later packet of its flow to show it should have arrived, is not counted
+// (the capture may have ended, or the tap missed it).
+//
+// Until a second point appears, packets only wait in a window-long buffer:
+// a single-point capture pays for a queue, not for matching.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <tuple>
+#include <optional>
+#include <span>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "epan-ext/clock_offset.h"
+#include "epan-ext/config.h"
+#include "epan-ext/window_table.h"
+
+namespace roceshark::hop {
+
+struct Copy {
+  uint32_t point = 0;
+  uint32_t frame = 0;
+  uint64_t ts_ns = 0;
+  uint8_t dscp = 0;
+  int8_t pcp = -1;
+  uint8_t ecn = 0;
+  uint8_t ttl = 0;
+};
+
+// What matching says about one packet, stored only for packets seen at more
+// than one point.
+struct HopVerdict {
+  uint32_t frame = 0;
+  uint32_t prev_point = 0;
+  uint32_t prev_frame = 0;
+  int64_t latency_ns = 0;   // from the previous point, clock-corrected in estimate mode
+  uint64_t queue_ns = 0;    // latency above the hop's minimum so far
+  int16_t ttl_delta = 0;    // TTL here minus TTL there
+  uint8_t prev_dscp = 0;
+  int8_t prev_pcp = -1;
+  bool remarked = false;    // DSCP or PCP differs from the previous point
+  bool ce_set = false;      // ECN-CE here, not there
+  bool microburst = false;  // queue above roce.microburst_us
+  bool burst_start = false; // the first packet of such a burst on this hop
+  bool negative = false;    // latency below zero: clocks not synced
+  bool remark_first = false;   // first remark on this hop and flow: the expert info
+  bool negative_first = false; // first negative latency on this hop
+  uint32_t first_point = 0;    // the most upstream point that saw this transmission
+  int64_t e2e_ns = 0;          // from there to here
+};
+
+// Results per (upstream point, downstream point, direction = flow).
+struct HopKey {
+  uint32_t from, to;
+  uint32_t flow;
+  bool operator<(const HopKey& o) const { return std::tie(from, to, flow) < std::tie(o.from, o.to, o.flow); }
+};
+
+// What the analysis itself keeps per hop: the minimum latency (queueing is
+// measured above it) and the losses, which only the engine can see.
+struct HopState {
+  int64_t min_latency_ns = INT64_MAX;
+  uint64_t lost = 0;
+  uint32_t first_loss_frame = 0;  // upstream frame of the first loss
+  // Expert infos once per hop, and whether a burst is under way.
+  bool in_burst = false, remark_reported = false, negative_reported = false;
+};
+
+class HopMatcher {
+ public:
+  explicit HopMatcher(const Config& cfg) : cfg_(cfg), clocks_(cfg) {}
+
+  // One RoCE packet of `flow` (directed; `reverse` is its connection's
+  // other direction, or UINT32_MAX) with invariant identity `id`. Returns a
+  // verdict when a copy of it was already seen at another point.
+  std::optional<HopVerdict> on_packet(uint64_t id, uint32_t flow, uint32_t reverse, const Copy& c);
+
+  const std::map<HopKey, HopState>& hops() const { return hops_; }
+  const ClockEstimator& clocks() const { return clocks_; }
+  // Frames whose packet was lost after them (on the way to the next point).
+  bool lost_after(uint32_t frame) const { return lost_after_.contains(frame); }
+  // The frame on which traffic both ways first proved two points' clocks
+  // differ (reported in synced mode, where latencies are then wrong).
+  struct Skew {
+    uint32_t frame, a, b;
+  };
+  std::span<const Skew> skews_at(uint32_t frame) const;
+  const std::vector<Skew>& skews() const { return skews_; }
+  size_t open_groups() const { return groups_.size(); }
+  bool active() const { return active_; }
+
+ private:
+  static constexpr size_t kMaxCopies = 16;
+  // A transmission's copies in arrival order: three inline (one per point
+  // of a typical path), the rest (retransmissions, longer paths) beside.
+  struct Group {
+    uint32_t flow = 0;
+    uint8_t n = 0;
+    Copy inline_copies[3];
+    std::vector<Copy> more;
+    const Copy& at(size_t i) const { return i < 3 ? inline_copies[i] : more[i - 3]; }
+    void push(const Copy& c);
+  };
+  struct FlowPath {
+    std::vector<uint32_t> points;  // upstream to downstream, as learned
+    int pref_forward = 0;          // along roce.path_order (+1) or against it (-1); 0 not yet known
+  };
+  struct Pending {
+    uint32_t frame;
+    uint64_t ts_ns;
+  };
+  struct Waiting {
+    uint64_t id;
+    uint32_t flow, reverse;
+    Copy copy;
+  };
+  std::optional<HopVerdict> match(uint64_t id, uint32_t flow, uint32_t reverse, const Copy& c);
+  void evict(uint64_t now_ns);
+  // The next point on the flow's path after `point`, or UINT32_MAX.
+  uint32_t next_point(uint32_t flow, uint32_t point) const;
+  void arrived(uint32_t flow, uint32_t from, uint32_t to, uint32_t prev_frame);
+  bool upstream(const Copy& o, const Copy& c, uint32_t flow);
+  static void learn_path(FlowPath& path, uint32_t up, uint32_t down);
+  int64_t corrected(const Copy& c) const;
+
+  const Config& cfg_;
+  ClockEstimator clocks_;
+  uint64_t now_ns_ = 0;
+  bool active_ = false;
+  uint32_t only_point_ = UINT32_MAX;
+  std::deque<Waiting> waiting_;  // while inactive: the last window of packets at the only point
+  WindowTable<Group> groups_;
+  std::unordered_map<uint32_t, FlowPath> paths_;
+  std::map<HopKey, HopState> hops_;
+  std::unordered_set<uint32_t> lost_after_;
+  std::vector<Skew> skews_;  // at most one per pair of points, in frame order
+  // Per (flow << 32 | point): copies not yet seen at the next point.
+  std::unordered_map<uint64_t, std::deque<Pending>> pending_;
+  static constexpr uint32_t kSweepEvery = 4096;
+  uint32_t since_sweep_ = 0;
+};
+
+}  // namespace roceshark::hop

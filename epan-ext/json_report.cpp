@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "epan-ext/json_report.h"
+
+#include <algorithm>
+
+#include "epan-ext/json_writer.h"
+#include "epan-ext/qos_policy.h"
+
+namespace roceshark {
+namespace {
+
+void histogram(JsonWriter& w, std::string_view name, const Histogram& h) {
+  w.key(name).begin_object().field("count", h.count());
+  if (h.count())
+    w.field("min", h.min()).field("mean", h.mean()).field("p50", h.quantile(0.5)).field("p99", h.quantile(0.99))
+        .field("p999", h.quantile(0.999)).field("max", h.max());
+  w.end_object();
+}
+
+void flow(JsonWriter& w, const FlowKey& f, std::string_view src = "source", std::string_view dst = "destination") {
+  w.field(src, f.src.to_string()).field(dst, f.dst.to_string()).field("dest_qp", f.qp);
+}
+
+void write_qps(JsonWriter& w, const QpStats& s) {
+  static constexpr std::pair<NakCode, const char*> kNaks[] = {
+      {NakCode::psn_sequence_error, "psn_sequence_error"}, {NakCode::rnr, "rnr"},
+      {NakCode::invalid_request, "invalid_request"},       {NakCode::remote_access_error, "remote_access_error"},
+      {NakCode::remote_operational_error, "remote_operational_error"},
+      {NakCode::invalid_rd_request, "invalid_rd_request"}, {NakCode::reserved, "reserved"}};
+  w.key("qps").begin_array();
+  for (const auto& [k, r] : s.rows()) {
+    w.begin_object().field("stream", r.stream).field("point", r.point_name);
+    flow(w, r.flow, "requester", "responder");
+    w.field("requests", r.requests).field("bytes", r.request_bytes);
+    if (r.has_psn) w.field("first_psn", r.first_psn).field("highest_psn", r.highest_psn);
+    w.field("gaps", r.gaps).field("missing_psns", r.missing_psns).field("retransmissions", r.retransmissions)
+        .field("gbn_resends", r.gbn_resends).field("timeout_retransmissions", r.timeout_retransmissions)
+        .field("rnr_retries", r.rnr_retries).field("duplicates", r.duplicates).field("qp_reuses", r.qp_reuses)
+        .field("responses_seen", r.responses > 0 || r.cnps > 0).field("responses", r.responses)
+        .field("acks", r.acks).field("duplicate_acks", r.duplicate_acks).field("read_responses", r.read_responses);
+    w.key("naks").begin_object();
+    for (auto [code, name] : kNaks) w.field(name, r.naks[static_cast<size_t>(code)]);
+    w.end_object();
+    w.field("cnps", r.cnps).field("ecn_ce", r.ce).field("fecn", r.fecn).field("becn", r.becn)
+        .field("icrc_bad", r.icrc_bad).field("icrc_unchecked", r.icrc_unchecked);
+    histogram(w, "ack_rtt_ns", r.rtt_ns);
+    histogram(w, "hop_latency_ns", r.hop_latency_ns);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+void write_hops(JsonWriter& w, const hop::HopStats& s, const Analyzer& a) {
+  const auto lost = s.losses();
+  w.key("hops").begin_array();
+  for (const auto& [k, r] : s.hops()) {
+    const hop::HopState l = lost.count(k) ? lost.at(k) : hop::HopState{};
+    w.begin_object().field("from", a.point_name(k.first)).field("to", a.point_name(k.second))
+        .field("matched", r.matched).field("lost", l.lost);
+    if (l.lost) w.field("first_lost_frame", l.first_loss_frame);
+    histogram(w, "latency_ns", r.latency_ns);
+    histogram(w, "queue_ns", r.queue_ns);
+    w.field("microbursts", r.bursts).field("remarked", r.remarked).field("ce_set", r.ce_set)
+        .field("ttl_changed", r.ttl_changed).field("negative_latencies", r.negative);
+    if (r.remarked) w.field("first_remarked_frame", r.first_remark_frame);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("paths").begin_array();
+  for (const auto& [f, q] : s.qps()) {
+    w.begin_object().field("stream", a.flow_stream(f));
+    flow(w, a.flow_key(f));
+    w.field("first_point", a.point_name(q.first_point)).field("retransmissions", q.retransmissions);
+    w.key("retransmissions_first_seen").begin_object();
+    for (const auto& [p, n] : q.retrans_first_seen) w.field(a.point_name(p), n);
+    w.end_object();
+    w.key("end_to_end").begin_array();
+    for (const auto& [p, h] : q.e2e_ns) {
+      w.begin_object().field("to", a.point_name(p));
+      histogram(w, "latency_ns", h);
+      w.end_object();
+    }
+    w.end_array().end_object();
+  }
+  w.end_array();
+  w.key("clocks").begin_array();
+  for (const auto& e : a.hops().clocks().estimates())
+    w.begin_object().field("point", a.point_name(e.b)).field("relative_to", a.point_name(e.a))
+        .field("offset_ns", e.offset_ns).field("uncertainty_ns", e.uncertainty_ns).field("samples", e.samples)
+        .end_object();
+  w.end_array();
+}
+
+void write_pfc(JsonWriter& w, const pfc::PfcStats& s, const Analyzer& a) {
+  const auto episodes = s.episodes(a);
+  w.key("pfc").begin_object().key("pauses").begin_array();
+  for (const auto& [key, row] : s.rows()) {
+    uint64_t paused = 0, longest = 0;
+    const auto it = episodes.find(key);
+    const std::vector<pfc::Episode> none;
+    const auto& eps = it == episodes.end() ? none : it->second;
+    for (const auto& e : eps) paused += e.paused_ns, longest = std::max(longest, e.end_ns - e.start_ns);
+    w.begin_object().field("point", a.point_name(row.point)).field("pausing_mac", mac_to_string(row.mac))
+        .field("priority", uint32_t{row.priority}).field("frames", row.frames).field("xoff", row.xoff)
+        .field("xon", row.xon).field("paused_ns", paused).field("longest_ns", longest)
+        .field("no_ecn_pauses", row.no_ecn).field("propagated", row.propagated).field("wrong_class", row.wrong_class);
+    w.key("storms").begin_array();
+    for (const auto& e : eps)
+      if (e.storm)
+        w.begin_object().field("start_ns", e.start_ns).field("end_ns", e.end_ns).field("frames", e.frames)
+            .field("first_frame", e.first_frame).field("storm_frame", e.storm_frame).end_object();
+    w.end_array().key("stalled_qps").begin_array();
+    for (const auto& [f, q] : row.qps) {
+      w.begin_object().field("stream", a.flow_stream(f));
+      flow(w, a.flow_key(f), "requester", "responder");
+      w.field("held_packets", q.held_packets).field("stall_ns", q.stall_ns).end_object();
+    }
+    w.end_array().end_object();
+  }
+  w.end_array().key("propagation").begin_array();
+  for (const auto& p : a.pfc().propagations())
+    w.begin_object().field("storm_at", a.point_name(p.from_point)).field("pause_at", a.point_name(p.to_point))
+        .field("storm_frame", p.storm_frame).field("pause_frame", p.pause_frame).field("delay_ns", p.delay_ns)
+        .end_object();
+  w.end_array().field("lossy_queue_findings", s.lossy_findings()).field("bad_frames", s.bad_frames()).end_object();
+}
+
+void counts(JsonWriter& w, std::string_view name, const qos::ValueCounts& c) {
+  w.key(name).begin_object();
+  for (auto [v, n] : c.by_count()) w.field(v < 0 ? std::string("untagged") : std::to_string(v), n);
+  w.end_object();
+}
+
+void write_qos(JsonWriter& w, const qos::QosStats& s, const Analyzer& a) {
+  const qos::Policy& p = a.qos().policy();  // learned, in learned mode
+  w.key("qos").begin_object().key("policy").begin_object()
+      .field("mode", qos::mode_name(a.config().policy.mode))
+      .field("dscp_priority_overrides", qos::format_dscp_map(p.dscp_priority))
+      .field("lossless_priorities", qos::format_priorities(p.lossless_mask)).field("cnp_dscp", uint32_t{p.cnp_dscp})
+      .field("cnp_priority", uint32_t{p.cnp_priority}).field("trust", qos::trust_name(p.trust))
+      .field("expect_ecn", p.expect_ecn).end_object();
+  w.key("marking").begin_array();
+  for (const auto& [k, r] : s.rows()) {
+    w.begin_object().field("stream", r.stream).field("point", r.point_name);
+    flow(w, r.flow);
+    w.field("requests", r.requests).field("responses", r.responses).field("cnps", r.cnps);
+    counts(w, "dscp", r.dscp);
+    counts(w, "pcp", r.pcp);
+    counts(w, "ecn", r.ecn);
+    counts(w, "cnp_dscp", r.cnp_dscp);
+    counts(w, "cnp_pcp", r.cnp_pcp);
+    w.end_object();
+  }
+  w.end_array().key("violations").begin_array();
+  for (const auto& [k, v] : s.violations()) {
+    w.begin_object().field("check", std::string("roce.qos.") + qos::check_name(std::get<0>(k)))
+        .field("point", v.point_name).field("stream", v.stream);
+    flow(w, v.flow);
+    w.field("first_frame", v.first_frame).field("packets", v.packets).end_object();
+  }
+  w.end_array().key("dcbx").begin_array();
+  for (const auto& e : s.dcbx()) {
+    w.begin_object().field("first_frame", e.first_frame).field("point", e.point_name)
+        .field("mac", mac_to_string(e.announcement.mac)).field("repeats", e.repeats);
+    if (e.announcement.has_pfc) w.field("pfc_enabled", qos::format_priorities(e.announcement.pfc_enabled));
+    w.key("findings").begin_array();
+    for (const auto& f : e.findings) w.begin_object().field("kind", qos::finding_kind_name(f.kind)).field("text", f.text).end_object();
+    w.end_array().end_object();
+  }
+  w.end_array().end_object();
+}
+
+}  // namespace
+
+std::string format_json_report(const ReportStats& s, const Analyzer* a, const std::string& filter) {
+  JsonWriter w;
+  w.begin_object().field("schema", "roceshark-report").field("version", kReportVersion).field("filter", filter);
+  static const Analyzer kNothing;  // a file with nothing for the engine: empty sections
+  const Analyzer& an = a ? *a : kNothing;
+  w.key("points").begin_array();
+  for (uint32_t p : an.points()) w.begin_object().field("id", p).field("name", an.point_name(p)).end_object();
+  w.end_array();
+  write_qps(w, s.qp);
+  write_hops(w, s.hops, an);
+  write_pfc(w, s.pfc, an);
+  write_qos(w, s.qos, an);
+  w.end_object();
+  return w.str() + "\n";
+}
+
+}  // namespace roceshark

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Multi-point fields, expert infos and preferences: capture points, the
+// same packet at several of them, clocks.
+#include <epan/expert.h>
+#include <epan/prefs.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "plugins/points.h"
+#include "plugins/register.h"
+#include "plugins/roce.h"
+
+namespace roceshark::glue {
+namespace {
+
+const true_false_string kPresent = {"Yes", "No"};
+
+const char* pref_clock = "synced";
+const char* pref_point_key = "interface";
+const char* pref_point_names = "";
+const char* pref_path_order = "";
+guint pref_match_window_us = 10'000;
+guint pref_microburst_us = 10;
+
+// "a,b,c" -> {"a","b","c"}, spaces trimmed, empty items dropped.
+std::vector<std::string> split(const char* text) {
+  std::vector<std::string> out;
+  std::string s = text ? text : "";
+  for (size_t at = 0; at <= s.size();) {
+    size_t end = s.find(',', at);
+    if (end == std::string::npos) end = s.size();
+    std::string item = s.substr(at, end - at);
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    if (!item.empty()) out.push_back(item);
+    at = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+void register_hop_fields() {
+  static hf_register_info hf[] = {
+      {&ids.hop_prev_point, {"Previous point", "roce.hop.prev_point", FT_UINT32, BASE_DEC, nullptr, 0,
+                             "The capture point that saw this packet just before (its id)", HFILL}},
+      {&ids.hop_prev_point_name, {"Previous point name", "roce.hop.prev_point_name", FT_STRING, BASE_NONE, nullptr, 0,
+                                  "The capture point that saw this packet just before", HFILL}},
+      {&ids.hop_prev_frame, {"Previous frame", "roce.hop.prev_frame", FT_FRAMENUM, BASE_NONE, nullptr, 0,
+                             "The same packet at the previous point", HFILL}},
+      {&ids.hop_latency_ns, {"Hop latency (ns)", "roce.hop.latency_ns", FT_INT64, BASE_DEC, nullptr, 0,
+                             "From the previous point to this one (clock-corrected with roce.clock:estimate)", HFILL}},
+      {&ids.hop_queue_ns, {"Queueing (ns)", "roce.hop.queue_ns", FT_UINT64, BASE_DEC, nullptr, 0,
+                           "Hop latency above the hop's minimum so far: time spent queueing", HFILL}},
+      {&ids.hop_remarked, {"Remarked", "roce.hop.remarked", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                           "DSCP or PCP differs from the previous point", HFILL}},
+      {&ids.hop_ce_set, {"CE set", "roce.hop.ce_set", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                         "ECN-CE here but not at the previous point: marked in between", HFILL}},
+      {&ids.hop_ttl_delta, {"TTL change", "roce.hop.ttl_delta", FT_INT32, BASE_DEC, nullptr, 0,
+                            "TTL (hop limit) here minus at the previous point", HFILL}},
+      {&ids.hop_lost_after, {"Lost after this point", "roce.hop.lost_after", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                             "Never seen at the next point within roce.match_window_us (known on later passes)",
+                             HFILL}},
+      {&ids.hop_microburst, {"Microburst", "roce.hop.microburst", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                             "Queueing above roce.microburst_us on this hop", HFILL}},
+      {&ids.hop_clock_skew, {"Clocks differ", "roce.hop.clock_skew", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                             "Traffic both ways proves two points' clocks differ (roce.clock:synced)", HFILL}},
+  };
+  static ei_register_info ei[] = {
+      {&ids.ei_hop_lost, {"roce.hop.lost_after.expert", PI_SEQUENCE, PI_WARN, "Lost between points", EXPFILL}},
+      {&ids.ei_hop_remarked, {"roce.hop.remarked.expert", PI_PROTOCOL, PI_WARN, "Remarked between points", EXPFILL}},
+      {&ids.ei_hop_microburst, {"roce.hop.microburst.expert", PI_SEQUENCE, PI_NOTE, "Microburst", EXPFILL}},
+      {&ids.ei_hop_negative, {"roce.hop.negative.expert", PI_SEQUENCE, PI_WARN,
+                              "Negative hop latency: clocks not synced", EXPFILL}},
+      {&ids.ei_hop_clock_skew, {"roce.hop.clock_skew.expert", PI_SEQUENCE, PI_WARN,
+                                "Capture points' clocks differ", EXPFILL}},
+  };
+  static gint* ett[] = {&ids.ett_hop};
+  proto_register_field_array(ids.proto, hf, array_length(hf));
+  proto_register_subtree_array(ett, array_length(ett));
+  expert_register_field_array(expert_register_protocol(ids.proto), ei, array_length(ei));
+}
+
+void register_hop_preferences(module_t* m) {
+  prefs_register_string_preference(m, "clock", "Clocks", "synced: trust the timestamps (PTP/hardware taps); estimate: "
+                                   "estimate each point's offset from traffic seen both ways", &pref_clock);
+  prefs_register_string_preference(m, "point_key", "Capture point key",
+                                   "interface (pcapng interface), erspan (ERSPAN session id) or vlan (outer VLAN id)",
+                                   &pref_point_key);
+  prefs_register_string_preference(m, "point_names", "Capture point names",
+                                   "key=name pairs: interface name or id, ERSPAN session or VLAN id, e.g. 5=leaf-1",
+                                   &pref_point_names);
+  prefs_register_string_preference(m, "path_order", "Path order",
+                                   "Capture point names from one end of the path to the other, e.g. nic-a,leaf-1,nic-b",
+                                   &pref_path_order);
+  prefs_register_uint_preference(m, "match_window_us", "Match window (us)",
+                                 "How long copies of a packet are looked for at other points (default 10 ms; a packet held longer is not matched)", 10,
+                                 &pref_match_window_us);
+  prefs_register_uint_preference(m, "microburst_us", "Microburst threshold (us)",
+                                 "Queueing above a hop's minimum latency this much is a microburst", 10,
+                                 &pref_microburst_us);
+}
+
+bool apply_hop_preferences(Config& cfg, std::string& error) {
+  const std::string clock = pref_clock ? pref_clock : "";
+  if (clock != "synced" && clock != "estimate") {
+    error = "roce.clock: unknown mode '" + clock + "': use synced or estimate";
+    return false;
+  }
+  const auto key = parse_point_key(pref_point_key ? pref_point_key : "");
+  if (!key) {
+    error = std::string("roce.point_key: unknown key '") + (pref_point_key ? pref_point_key : "") +
+            "': use interface, erspan or vlan";
+    return false;
+  }
+  PointNaming naming{*key, {}};
+  for (const std::string& item : split(pref_point_names)) {
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size()) {
+      error = "roce.point_names: expected key=name, got '" + item + "'";
+      return false;
+    }
+    naming.names.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+  }
+  if (pref_match_window_us == 0) {
+    error = "roce.match_window_us must be at least 1";
+    return false;
+  }
+  set_point_naming(naming);
+  cfg.clock_mode = clock == "estimate" ? ClockMode::estimate : ClockMode::synced;
+  cfg.path_order_names = split(pref_path_order);
+  cfg.match_window_ns = uint64_t{pref_match_window_us} * 1000;
+  cfg.microburst_ns = uint64_t{pref_microburst_us} * 1000;
+  return true;
+}
+
+}  // namespace roceshark::glue

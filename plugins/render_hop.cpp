@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Tree items and expert infos for a RoCE packet seen at an earlier point.
+#include <epan/expert.h>
+#include <epan/proto.h>
+
+#include <cmath>
+#include <string>
+
+#include "plugins/dissect.h"
+#include "plugins/roce.h"
+#include "plugins/tree_util.h"
+
+namespace roceshark::glue {
+namespace {
+
+std::string marking(uint8_t dscp, int pcp) {
+  return "DSCP " + std::to_string(dscp) + (pcp >= 0 ? " PCP " + std::to_string(pcp) : std::string(" untagged"));
+}
+
+}  // namespace
+
+void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verdict& v, const Analyzer& a) {
+  const std::string& point = a.point_name(v.point);
+  if (const hop::HopVerdict* h = v.has_hop ? a.find_hop(v.frame) : nullptr) {
+    const std::string& prev = a.point_name(h->prev_point);
+    proto_item* hi = gen(proto_tree_add_int64(t, ids.hop_latency_ns, tvb, 0, 0, h->latency_ns));
+    proto_tree* ht = proto_item_add_subtree(hi, ids.ett_hop);
+    gen(proto_tree_add_uint(ht, ids.hop_prev_point, tvb, 0, 0, h->prev_point));
+    gen(proto_tree_add_string(ht, ids.hop_prev_point_name, tvb, 0, 0, prev.c_str()));
+    gen(proto_tree_add_uint(ht, ids.hop_prev_frame, tvb, 0, 0, h->prev_frame));
+    gen(proto_tree_add_uint64(ht, ids.hop_queue_ns, tvb, 0, 0, h->queue_ns));
+    gen(proto_tree_add_int(ht, ids.hop_ttl_delta, tvb, 0, 0, h->ttl_delta));
+    if (h->remarked) {
+      proto_item* it = add_flag(ht, tvb, ids.hop_remarked);
+      if (h->remark_first)
+        expert_add_info_format(pinfo, it, &ids.ei_hop_remarked,
+                               "Remarked between %s and %s: %s there, %s here (a mid-path device rewrites marking)",
+                               prev.c_str(), point.c_str(), marking(h->prev_dscp, h->prev_pcp).c_str(),
+                               marking(v.pkt.dscp, v.pkt.pcp).c_str());
+    }
+    if (h->ce_set) add_flag(ht, tvb, ids.hop_ce_set);
+    if (h->microburst) {
+      proto_item* it = add_flag(ht, tvb, ids.hop_microburst);
+      if (h->burst_start)
+        expert_add_info_format(pinfo, it, &ids.ei_hop_microburst,
+                               "Microburst between %s and %s: %.1f us of queueing above the hop's minimum",
+                               prev.c_str(), point.c_str(), static_cast<double>(h->queue_ns) / 1e3);
+    }
+    if (h->negative_first)
+      expert_add_info_format(pinfo, hi, &ids.ei_hop_negative,
+                             "Negative hop latency from %s to %s (%.1f us): the points' clocks are not synced; try "
+                             "roce.clock:estimate",
+                             prev.c_str(), point.c_str(), static_cast<double>(h->latency_ns) / 1e3);
+  }
+  for (const hop::HopMatcher::Skew& s : a.hops().skews_at(v.frame)) {
+    const auto e = a.hops().clocks().estimate(s.a, s.b);  // so far: final on later passes
+    if (!e) continue;
+    expert_add_info_format(pinfo, add_flag(t, tvb, ids.hop_clock_skew), &ids.ei_hop_clock_skew,
+                           "%s's clock is %.2f us (+/- %.2f) %s %s's, as traffic both ways shows: hop latencies "
+                           "between them are off by as much; try roce.clock:estimate",
+                           a.point_name(e->b).c_str(), std::abs(static_cast<double>(e->offset_ns)) / 1e3,
+                           static_cast<double>(e->uncertainty_ns) / 1e3, e->offset_ns > 0 ? "ahead of" : "behind",
+                           a.point_name(e->a).c_str());
+  }
+  // Known once the match window has passed: on later passes (GUI, -2).
+  if (a.lost_after(v.frame))
+    expert_add_info_format(pinfo, add_flag(t, tvb, ids.hop_lost_after), &ids.ei_hop_lost,
+                           "Lost after %s: not seen at the next point on its path", point.c_str());
+}
+
+}  // namespace roceshark::glue

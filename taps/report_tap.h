@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// One `-z roce,NAME[,filter]` statistic: a listener on the roce tap that
+// feeds a Stats and prints what Format makes of it. Every roce statistic is
+// one of these; only the Stats and the Format differ.
+#pragma once
+#include <epan/packet.h>
+#include <epan/stat_tap_ui.h>
+#include <epan/tap.h>
+
+#include <cstdio>
+#include <string>
+
+#include "epan-ext/tap_record.h"
+#include "taps/cli.h"
+
+namespace roceshark::glue {
+
+// Format gets the stats, the engine (null when the file had no RoCE, PFC or
+// LLDP frame) and the filter.
+template <typename Stats>
+using ReportFormat = std::string (*)(const Stats&, const Analyzer*, const std::string&);
+
+template <typename Stats, ReportFormat<Stats> Format>
+class ReportTap {
+ public:
+  static void register_ui(const char* cli, const char* title) {
+    static stat_tap_ui ui = {REGISTER_STAT_GROUP_GENERIC, title, cli, init, 0, nullptr};
+    cli_ = cli;
+    register_stat_tap_ui(&ui, nullptr);
+  }
+
+ private:
+  std::string filter_;
+  Stats stats_;
+  const Analyzer* analyzer_ = nullptr;
+  static inline const char* cli_ = nullptr;
+
+  static void init(const char* opt_arg, void*) {
+    auto* tap = new ReportTap;
+    tap->filter_ = cli_filter(opt_arg, cli_);
+    start_listener(tap, tap->filter_, reset, packet, draw, finish);
+  }
+  static void reset(void* data) { static_cast<ReportTap*>(data)->stats_.clear(); }
+  static tap_packet_status packet(void* data, packet_info*, epan_dissect_t*, const void* rec, tap_flags_t) {
+    auto* tap = static_cast<ReportTap*>(data);
+    const auto& r = *static_cast<const TapRecord*>(rec);
+    tap->analyzer_ = r.analyzer;
+    tap->stats_.add(r);
+    return TAP_PACKET_REDRAW;
+  }
+  static void draw(void* data) {
+    auto* tap = static_cast<ReportTap*>(data);
+    std::fputs(Format(tap->stats_, tap->analyzer_, tap->filter_).c_str(), stdout);
+  }
+  static void finish(void* data) { delete static_cast<ReportTap*>(data); }
+};
+
+}  // namespace roceshark::glue

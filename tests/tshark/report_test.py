@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""-z roce,report is one JSON document, valid against docs/report-schema.json,
+that says what the text statistics say (spot-checked against the verdict
+fields of the same capture)."""
+import json
+import os
+
+import jsonschema
+
+import rslib
+
+SCHEMA = os.path.join(rslib.ROOT, "docs", "report-schema.json")
+SCENARIOS = ["clean", "gbn", "demo", "pfc_propagation", "pfc_storm", "dcbx", "qos_remark", "multipoint", "nak_codes",
+             "mirror_dup", "one_direction"]
+
+
+def run(argv):
+    with open(SCHEMA) as f:
+        schema = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    for scenario in SCENARIOS:
+        capture = rslib.capture_path(scenario)
+        text = rslib.tshark("-n", "-q", "-r", capture, "-z", "roce,report")
+        doc = json.loads(text)
+        errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.path))
+        if errors:
+            raise rslib.Failure(f"{scenario}: " + "; ".join(f"{list(e.path)}: {e.message}" for e in errors[:5]))
+        rows = rslib.rows(rslib.fields(capture))
+        # Counts that the per-frame fields also give.
+        checks = {
+            "gaps": (sum(q["gaps"] for q in doc["qps"]), sum(r["roce.seq"] == "gap" for r in rows)),
+            "retransmissions": (sum(q["retransmissions"] for q in doc["qps"]),
+                                sum(r["roce.seq.retransmission"] == "1" for r in rows)),
+            "cnps": (sum(q["cnps"] for q in doc["qps"]), sum(r["roce.cnp"] == "1" for r in rows)),
+            "qos violations": (sum(v["packets"] for v in doc["qos"]["violations"]),
+                               sum(sum(r[f] == "1" for f in ("roce.qos.dscp_not_lossless", "roce.qos.pcp_mismatch",
+                                                            "roce.qos.ecn_not_capable", "roce.qos.cnp_class",
+                                                            "roce.qos.inconsistent_marking")) for r in rows)),
+            "pfc frames": (sum(p["frames"] for p in doc["pfc"]["pauses"]),
+                           sum(len([x for x in r["roce.pfc.priority"].split(",") if x]) for r in rows)),
+        }
+        for name, (report, fields) in checks.items():
+            if report != fields:
+                raise rslib.Failure(f"{scenario}: {name}: the report says {report}, the fields {fields}")
+        if {p["name"] for p in doc["points"]} != {r["frame.interface_name"] for r in rows}:
+            raise rslib.Failure(f"{scenario}: points differ from the capture's interfaces")
+    empty = json.loads(rslib.tshark("-n", "-q", "-r", os.path.join(rslib.CAPTURES, "clean.pcapng"),
+                                    "-Y", "frame.number==0", "-z", "roce,report,frame.number==0"))
+    validator.validate(empty)
+    print(f"{len(SCENARIOS)} reports valid against {os.path.basename(SCHEMA)} and consistent with the fields")
+
+
+if __name__ == "__main__":
+    rslib.main(run)

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Matching one packet's copies across capture points: hops, loss, order.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "epan-ext/hop_matcher.h"
+
+namespace roceshark::hop {
+namespace {
+
+constexpr uint64_t us = 1000, ms = 1'000'000;
+constexpr uint32_t kA = 1, kB = 2, kC = 3;
+constexpr uint32_t kNone = UINT32_MAX;
+
+struct HopTest : ::testing::Test {
+  Config cfg;
+  std::unique_ptr<HopMatcher> m;
+  uint32_t frame = 0;
+  void SetUp() override { m = std::make_unique<HopMatcher>(cfg); }
+  void reset() { m = std::make_unique<HopMatcher>(cfg); }
+
+  // One copy of packet `id` of `flow` at `point`; `tweak` edits its marking.
+  std::optional<HopVerdict> see(uint64_t id, uint32_t point, uint64_t t, uint32_t flow = 0, uint32_t reverse = kNone,
+                                void (*tweak)(Copy&) = nullptr) {
+    Copy c;
+    c.point = point;
+    c.frame = ++frame;
+    c.ts_ns = t;
+    c.dscp = 26;
+    c.ecn = 2;
+    c.ttl = 64;
+    if (tweak) tweak(c);
+    return m->on_packet(id, flow, reverse, c);
+  }
+};
+
+TEST_F(HopTest, SecondPointCopyNamesTheFirst) {
+  EXPECT_FALSE(see(7, kA, 10 * us));
+  auto v = see(7, kB, 12 * us);
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->prev_point, kA);
+  EXPECT_EQ(v->prev_frame, 1u);
+  EXPECT_EQ(v->latency_ns, int64_t(2 * us));
+  EXPECT_EQ(v->queue_ns, 0u);
+  EXPECT_FALSE(v->remarked);
+  EXPECT_FALSE(v->negative);
+  EXPECT_EQ(v->first_point, kA);
+  EXPECT_EQ(m->hops().at({kA, kB, 0}).min_latency_ns, int64_t(2 * us));
+}
+
+TEST_F(HopTest, SinglePointCaptureNeverMatches) {
+  for (uint64_t i = 0; i < 1000; ++i) EXPECT_FALSE(see(i % 10, kA, i * us));  // retransmissions included
+  EXPECT_FALSE(m->active());
+  EXPECT_EQ(m->open_groups(), 0u);
+  EXPECT_TRUE(m->hops().empty());
+}
+
+TEST_F(HopTest, PacketsBeforeTheSecondPointAppearsStillMatch) {
+  see(1, kA, 0);
+  see(2, kA, 1 * us);
+  EXPECT_FALSE(m->active());
+  auto v1 = see(1, kB, 2 * us);
+  EXPECT_TRUE(m->active());
+  ASSERT_TRUE(v1);
+  EXPECT_EQ(v1->prev_frame, 1u);
+  auto v2 = see(2, kB, 3 * us);
+  ASSERT_TRUE(v2);
+  EXPECT_EQ(v2->prev_frame, 2u);
+}
+
+TEST_F(HopTest, RetransmissionsMatchCopyToCopy) {
+  // The same PSN sent twice: the k-th copy at A is the k-th at B.
+  see(5, kA, 0);            // frame 1
+  see(5, kB, 2 * us);       // frame 2
+  see(5, kA, 100 * us);     // frame 3: the resend
+  auto v = see(5, kB, 103 * us);
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->prev_frame, 3u);
+  EXPECT_EQ(v->latency_ns, int64_t(3 * us));
+  EXPECT_EQ(v->queue_ns, 1 * us);  // above the hop's 2 us minimum
+}
+
+TEST_F(HopTest, CopiesOutsideTheWindowAreForgotten) {
+  cfg.match_window_ns = 1 * ms;
+  reset();
+  see(9, kA, 0);
+  see(8, kB, 0);  // activates matching
+  EXPECT_FALSE(see(9, kB, 2 * ms));
+  // Open state stays bounded by the window, however long the capture.
+  for (uint64_t i = 0; i < 20000; ++i) see(100 + i, i % 2 ? kA : kB, 2 * ms + i * 10 * us);
+  EXPECT_LE(m->open_groups(), 1 * ms / (10 * us) + 2);
+}
+
+TEST_F(HopTest, HostileRepetitionStaysBounded) {
+  // One packet a hundred thousand times at two points: copies beyond the
+  // cap are not matched, and nothing grows with the repetition.
+  size_t matched = 0;
+  for (uint64_t i = 0; i < 100000; ++i) matched += see(42, i % 2 ? kB : kA, i).has_value();
+  EXPECT_EQ(m->open_groups(), 1u);
+  EXPECT_LE(matched, 16u);
+  EXPECT_GT(matched, 0u);
+}
+
+TEST_F(HopTest, LossBetweenPointsIsTheGapInTheFlowsOrder) {
+  see(1, kA, 0);             // frame 1
+  see(2, kA, 1 * us);        // frame 2: never reaches B
+  see(1, kB, 2 * us);        // frame 3
+  see(3, kA, 2500);          // frame 4
+  EXPECT_FALSE(m->lost_after(2));  // not yet known: B might still see it
+  see(3, kB, 4500);          // frame 5: a later packet arrived, so 2 was lost
+  EXPECT_TRUE(m->lost_after(2));
+  EXPECT_FALSE(m->lost_after(1));
+  EXPECT_FALSE(m->lost_after(4));
+  const HopState& h = m->hops().at({kA, kB, 0});
+  EXPECT_EQ(h.lost, 1u);
+  EXPECT_EQ(h.first_loss_frame, 2u);
+}
+
+TEST_F(HopTest, UnmatchedTailIsNotCountedAsLoss) {
+  see(1, kA, 0);
+  see(1, kB, 2 * us);
+  see(2, kA, 10 * us);  // the capture ends before B sees it
+  EXPECT_EQ(m->hops().at({kA, kB, 0}).lost, 0u);
+  EXPECT_FALSE(m->lost_after(3));
+}
+
+TEST_F(HopTest, MarkingChangesAreReportedOncePerHop) {
+  see(1, kA, 0);
+  auto v = see(1, kB, 2 * us, 0, kNone, [](Copy& c) { c.dscp = 0, c.ecn = 3, c.ttl = 63; });
+  ASSERT_TRUE(v);
+  EXPECT_TRUE(v->remarked);
+  EXPECT_TRUE(v->remark_first);
+  EXPECT_EQ(v->prev_dscp, 26);
+  EXPECT_TRUE(v->ce_set);
+  EXPECT_EQ(v->ttl_delta, -1);
+  see(2, kA, 10 * us);
+  v = see(2, kB, 12 * us, 0, kNone, [](Copy& c) { c.dscp = 0; });
+  ASSERT_TRUE(v);
+  EXPECT_TRUE(v->remarked);
+  EXPECT_FALSE(v->remark_first);
+  EXPECT_FALSE(v->ce_set);
+}
+
+TEST_F(HopTest, MicroburstIsQueueingAboveTheHopsMinimum) {
+  cfg.microburst_ns = 10 * us;
+  reset();
+  const uint64_t latency[] = {2, 2, 30, 40, 2, 25};
+  const bool burst[] = {false, false, true, true, false, true};
+  const bool start[] = {false, false, true, false, false, true};
+  for (size_t i = 0; i < std::size(latency); ++i) {
+    const uint64_t t = i * 100 * us;
+    see(i, kA, t);
+    auto v = see(i, kB, t + latency[i] * us);
+    ASSERT_TRUE(v);
+    EXPECT_EQ(v->queue_ns, (latency[i] - 2) * us) << i;
+    EXPECT_EQ(v->microburst, burst[i]) << i;
+    EXPECT_EQ(v->burst_start, start[i]) << i;
+  }
+}
+
+TEST_F(HopTest, DownstreamCopyStampedFirstIsNotLoss) {
+  // Timestamp jitter larger than the hop: packet 2's copy at B comes first.
+  cfg.path_order = {kA, kB};
+  reset();
+  see(1, kA, 10 * us);
+  see(1, kB, 12 * us);  // sets flow 0's direction along the path: A -> B
+  see(2, kB, 20 * us);
+  EXPECT_FALSE(see(2, kA, 20 * us + 500));  // A is upstream: nothing to report here
+  see(3, kA, 30 * us);
+  ASSERT_TRUE(see(3, kB, 32 * us));
+  EXPECT_EQ(m->hops().at({kA, kB, 0}).lost, 0u);
+  EXPECT_FALSE(m->lost_after(4));
+}
+
+TEST_F(HopTest, PathOrderPlacesAPointWhoseClockIsBehind) {
+  // C's clock lags: without a path order its copy would follow B's.
+  cfg.path_order = {kA, kC, kB};
+  reset();
+  see(1, kA, 0);
+  see(1, kB, 4 * us);
+  auto v = see(1, kC, 5 * us);
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->prev_point, kA);
+  EXPECT_EQ(v->latency_ns, int64_t(5 * us));
+}
+
+TEST_F(HopTest, TrafficBothWaysOrdersPointsWhateverTheClocks) {
+  // B's clock is 50 us ahead. Flow 0 runs A -> B (2 us), flow 1 B -> A (3 us).
+  // Synced mode takes the clocks as they are, so flow 1's hop is negative,
+  // but both directions still say which point is upstream.
+  const uint64_t skew = 50 * us;
+  for (uint64_t i = 0; i < 4; ++i) {
+    const uint64_t t = i * 100 * us;
+    see(10 + i, kA, t, 0, 1);
+    see(10 + i, kB, t + 2 * us + skew, 0, 1);
+    see(20 + i, kB, t + 40 * us + skew, 1, 0);
+    auto back = see(20 + i, kA, t + 43 * us, 1, 0);
+    ASSERT_TRUE(back) << i;  // both directions have a sample from the start
+    EXPECT_EQ(back->prev_point, kB);
+    EXPECT_EQ(back->latency_ns, int64_t(3 * us) - int64_t(skew));
+    EXPECT_TRUE(back->negative);
+    EXPECT_EQ(back->negative_first, i == 0);
+  }
+}
+
+TEST_F(HopTest, EstimatedClocksCorrectTheLatency) {
+  cfg.clock_mode = ClockMode::estimate;
+  reset();
+  const uint64_t skew = 50 * us;
+  std::optional<HopVerdict> back;
+  for (uint64_t i = 0; i < 4; ++i) {
+    const uint64_t t = i * 100 * us;
+    see(10 + i, kA, t, 0, 1);
+    see(10 + i, kB, t + 2 * us + skew, 0, 1);
+    see(20 + i, kB, t + 40 * us + skew, 1, 0);
+    back = see(20 + i, kA, t + 43 * us, 1, 0);
+  }
+  ASSERT_TRUE(back);
+  EXPECT_FALSE(back->negative);
+  // Offset estimate 49.5 +/- 2.5 us: the 3 us hop reads as 2.5 us.
+  EXPECT_EQ(back->latency_ns, int64_t(2500));
+}
+
+}  // namespace
+}  // namespace roceshark::hop
