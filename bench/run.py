@@ -11,12 +11,15 @@ not the comparison. Runs alternate and the median of each is reported, with
 packets per second and peak RSS (GNU time). Not a pass/fail test: it prints
 figures for the README and the issue notes.
 
-  bench/run.py [--runs R] [--scenario NAME] [--capture F] [--flat]
+  bench/run.py [--runs R] [--scenario NAME] [--capture F] [--flat] [--one-point P]
 
 --scenario picks captures/scenarios/NAME.scn (default bench: one RoCE QP;
 bench_pfc: 10% PFC frames). --flat also runs the first tenth of the
 capture and prints both ratios: the plugin's cost per packet must not grow
-as the capture (and its pause windows) grows.
+as the capture (and its pause windows) grows. --one-point P (multi-point
+scenarios, e.g. bench_mp) also runs the generator's copy of the scenario
+with point P alone and prints what matching across the points adds per
+packet over single-point analysis.
 """
 import argparse
 import os
@@ -77,12 +80,13 @@ def main():
     ap.add_argument("--scenario", default="bench")
     ap.add_argument("--capture")
     ap.add_argument("--flat", action="store_true")
+    ap.add_argument("--one-point")
     a = ap.parse_args()
     capture = a.capture or os.path.join(BUILD, "bench", a.scenario + ".pcapng")
+    scenario = os.path.join(ROOT, "captures", "scenarios", a.scenario + ".scn")
     if not os.path.exists(capture):
         os.makedirs(os.path.dirname(capture), exist_ok=True)
-        subprocess.run([GEN, os.path.join(ROOT, "captures", "scenarios", a.scenario + ".scn"), "-o", capture],
-                       check=True)
+        subprocess.run([GEN, scenario, "-o", capture], check=True)
     pfc = a.scenario.startswith("bench_pfc")
     ratio, extra = measure(capture, a.runs, pfc)
     if a.flat:
@@ -92,6 +96,13 @@ def main():
         small_ratio, small_extra = measure(head, a.runs, pfc)
         print(f"flatness: extra cost {extra * 1e9:.0f} ns/packet on the whole capture, "
               f"{small_extra * 1e9:.0f} ns/packet on its first tenth (ratio {ratio:.3f} vs {small_ratio:.3f})")
+    if a.one_point:
+        single = capture[:-len(".pcapng")] + "." + a.one_point + ".pcapng"
+        if not os.path.exists(single):
+            subprocess.run([GEN, scenario, "-o", single, "--only-point", a.one_point], check=True)
+        one_ratio, one_extra = measure(single, a.runs, pfc)
+        print(f"matching: extra cost {extra * 1e9:.0f} ns/packet across the points, {one_extra * 1e9:.0f} ns/packet "
+              f"at {a.one_point} alone (ratio {ratio:.3f} vs {one_ratio:.3f})")
 
 
 if __name__ == "__main__":

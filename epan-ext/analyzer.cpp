@@ -135,6 +135,7 @@ const Verdict& Analyzer::process(const PacketInfo& p) {
     }
   }
   if (v.role == Role::datagram) match_across_points(p, v);  // UD and CM MADs cross the same hops
+  if (v.role != Role::other && p.ttl) check_one_place(p, v);
   if (p.icrc == IcrcState::not_captured) {
     FlowPoint& fp = flow_point(id, p.point);
     v.first_unchecked = !fp.unchecked_noted;
@@ -156,6 +157,14 @@ void Analyzer::match_across_points(const PacketInfo& p, Verdict& v) {
     hop_verdicts_.push_back(*h);
     v.has_hop = true;
   }
+}
+
+void Analyzer::check_one_place(const PacketInfo& p, Verdict& v) {
+  FlowPoint& fp = flow_point(v.flow, p.point);
+  // One change is a route change; a second, back again, is two places.
+  if (fp.ttl && p.ttl != fp.ttl && fp.ttl_flips < 2) ++fp.ttl_flips;
+  fp.ttl = p.ttl;
+  if (fp.ttl_flips == 2 && !fp.merged_noted) v.merged_points = fp.merged_noted = true;
 }
 
 const hop::HopVerdict* Analyzer::find_hop(uint32_t frame) const {

@@ -76,6 +76,10 @@ class Analyzer {
     PendingAcks pending;
     bool responses_seen = false;
     bool unchecked_noted = false;
+    // A flow's TTL at one point is constant; flipping back and forth means
+    // two taps were merged into this point (mergecap without -I none).
+    uint8_t ttl = 0, ttl_flips = 0;
+    bool merged_noted = false;
     // Responses this flow sent here: the last ACK for duplicate ACKs, the
     // last few for mirrored copies.
     bool has_ack = false;
@@ -93,6 +97,7 @@ class Analyzer {
 
   void sight_for_pfc(const PacketInfo& p, Verdict& v);
   void match_across_points(const PacketInfo& p, Verdict& v);
+  void check_one_place(const PacketInfo& p, Verdict& v);
 
   Config cfg_;
   pfc::PfcAnalyzer pfc_{cfg_};

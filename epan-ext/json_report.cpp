@@ -87,7 +87,7 @@ void write_hops(JsonWriter& w, const hop::HopStats& s, const Analyzer& a) {
   for (const auto& e : a.hops().clocks().estimates())
     w.begin_object().field("point", a.point_name(e.b)).field("relative_to", a.point_name(e.a))
         .field("offset_ns", e.offset_ns).field("uncertainty_ns", e.uncertainty_ns).field("samples", e.samples)
-        .end_object();
+        .field("not_synced", e.proven()).end_object();
   w.end_array();
 }
 

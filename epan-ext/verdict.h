@@ -42,6 +42,7 @@ struct PacketSummary {
   uint8_t syndrome = 0;
   uint8_t ecn = 0;
   uint8_t dscp = 0;
+  uint8_t ttl = 0;  // IPv4 TTL, IPv6 or GRH hop limit
   int8_t pcp = -1;  // VLAN PCP, -1 untagged
   IcrcState icrc = IcrcState::unchecked;
   bool ack_req : 1 = false;
@@ -52,7 +53,7 @@ struct PacketSummary {
   static PacketSummary of(const PacketInfo& p) {
     PacketSummary s;
     s.psn = p.psn, s.payload_len = p.payload_len, s.opcode = p.opcode, s.syndrome = p.syndrome, s.ecn = p.ecn;
-    s.dscp = p.dscp, s.pcp = p.pcp;
+    s.dscp = p.dscp, s.ttl = p.ttl, s.pcp = p.pcp;
     s.icrc = p.icrc, s.ack_req = p.ack_req, s.fecn = p.fecn, s.becn = p.becn, s.has_aeth = p.has_aeth;
     return s;
   }
@@ -76,6 +77,7 @@ struct Verdict {
   bool untracked : 1 = false;        // over the flow limit
   bool truncated : 1 = false;        // too short for its BTH: not analysed
   bool has_hop : 1 = false;          // seen at another point before: a hop verdict is stored
+  bool merged_points : 1 = false;    // first sign that this point records its flow at two places
 
   uint32_t expected_psn = 0;
   uint32_t gap = 0;                    // PSNs missing

@@ -66,6 +66,9 @@ void register_hop_fields() {
                              "Queueing above roce.microburst_us on this hop", HFILL}},
       {&ids.hop_clock_skew, {"Clocks differ", "roce.hop.clock_skew", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
                              "Traffic both ways proves two points' clocks differ (roce.clock:synced)", HFILL}},
+      {&ids.point_merged, {"Two places at one point", "roce.point.merged", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                           "The flow's TTL at this point flips back and forth: two taps merged into one interface",
+                           HFILL}},
   };
   static ei_register_info ei[] = {
       {&ids.ei_hop_lost, {"roce.hop.lost_after.expert", PI_SEQUENCE, PI_WARN, "Lost between points", EXPFILL}},
@@ -75,6 +78,8 @@ void register_hop_fields() {
                               "Negative hop latency: clocks not synced", EXPFILL}},
       {&ids.ei_hop_clock_skew, {"roce.hop.clock_skew.expert", PI_SEQUENCE, PI_WARN,
                                 "Capture points' clocks differ", EXPFILL}},
+      {&ids.ei_point_merged, {"roce.point.merged.expert", PI_PROTOCOL, PI_WARN,
+                              "Two capture points merged into one", EXPFILL}},
   };
   static gint* ett[] = {&ids.ett_hop};
   proto_register_field_array(ids.proto, hf, array_length(hf));

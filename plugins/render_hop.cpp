@@ -62,6 +62,11 @@ void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
                            static_cast<double>(e->uncertainty_ns) / 1e3, e->offset_ns > 0 ? "ahead of" : "behind",
                            a.point_name(e->a).c_str());
   }
+  if (v.merged_points)
+    expert_add_info_format(pinfo, add_flag(t, tvb, ids.point_merged), &ids.ei_point_merged,
+                           "Two places at %s: the TTL of QP 0x%06x flips (now %u). Merge taps with mergecap -I none; "
+                           "for mirror sessions on one collector set roce.point_key (erspan, vlan)",
+                           point.c_str(), a.flow_key(v.flow).qp, unsigned{v.pkt.ttl});
   // Known once the match window has passed: on later passes (GUI, -2).
   if (a.lost_after(v.frame))
     expert_add_info_format(pinfo, add_flag(t, tvb, ids.hop_lost_after), &ids.ei_hop_lost,

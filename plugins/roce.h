@@ -36,7 +36,7 @@ struct Ids {
   int dcbx_pfc_enabled = -1, dcbx_app = -1, dcbx_finding = -1;
   // Multi-point: the same packet at an earlier point
   int hop_prev_point = -1, hop_prev_point_name = -1, hop_prev_frame = -1, hop_latency_ns = -1, hop_queue_ns = -1,
-      hop_remarked = -1, hop_ce_set = -1, hop_ttl_delta = -1, hop_lost_after = -1, hop_microburst = -1, hop_clock_skew = -1;
+      hop_remarked = -1, hop_ce_set = -1, hop_ttl_delta = -1, hop_lost_after = -1, hop_microburst = -1, hop_clock_skew = -1, point_merged = -1;
 
   gint ett_roce = -1, ett_seq = -1, ett_ack = -1, ett_pfc = -1, ett_pfc_class = -1, ett_qos = -1, ett_dcbx = -1,
        ett_hop = -1;
@@ -51,7 +51,8 @@ struct Ids {
   expert_field ei_qos[5] = {EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT};  // by qos::Check
   expert_field ei_dcbx[3] = {EI_INIT, EI_INIT, EI_INIT};                  // by qos::DcbxFinding::Kind
   expert_field ei_hop_lost = EI_INIT, ei_hop_remarked = EI_INIT, ei_hop_microburst = EI_INIT,
-               ei_hop_negative = EI_INIT, ei_hop_clock_skew = EI_INIT;
+               ei_hop_negative = EI_INIT, ei_hop_clock_skew = EI_INIT,
+               ei_point_merged = EI_INIT;
 };
 extern Ids ids;
 

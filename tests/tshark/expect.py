@@ -11,7 +11,7 @@ QOS = ["roce.qos.dscp_not_lossless", "roce.qos.pcp_mismatch", "roce.qos.ecn_not_
 PFC = ["roce.pfc.storm", "roce.pfc.wrong_class", "roce.pfc.lossy_queue", "roce.pfc.no_ecn", "roce.pfc.propagation",
        "roce.pfc.reserved_bits", "roce.pfc.nonstandard_dst", "roce.pfc.truncated"]
 HOP = ["roce.hop.remarked", "roce.hop.ce_set", "roce.hop.microburst", "roce.hop.clock_skew"]
-ALL = QOS + PFC + HOP + ["roce.dcbx.finding", "roce.pfc.paused"]
+ALL = QOS + PFC + HOP + ["roce.dcbx.finding", "roce.pfc.paused", "roce.point.merged"]
 
 # scenario: {field: None (present somewhere) or a point name (present there only)}.
 # Every field of ALL not listed must be absent.
@@ -43,7 +43,8 @@ EXPECT = {
     "mp_burst": {"roce.hop.microburst": "leaf-1"},
     "mp_retrans": {"roce.pfc.lossy_queue": None},
     "mp_clock": {"roce.hop.clock_skew": None},  # synced (the default): the 37 us offset is proven
-    "mp_erspan": {"roce.pfc.lossy_queue": None},
+    # Keyed by interface (the default), col-1 holds two mirror sessions.
+    "mp_erspan": {"roce.pfc.lossy_queue": None, "roce.point.merged": "col-1"},
     "mp_truncated": {"roce.pfc.lossy_queue": None},
 }
 

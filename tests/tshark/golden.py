@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Golden test: fields, -z roce,qp, -z roce,pfc, -z roce,qos, -z roce,hops and -z expert
+"""Golden test: fields, -z roce,qp, -z roce,pfc, -z roce,qos, -z roce,hops, -z expert and -z roce,report
 of one scenario against the baselines in tests/golden/. A variant runs the
 same with extra tshark options (e.g. a custom QoS policy) and has baselines
 of its own: golden.py SCENARIO [--variant NAME -- OPTIONS...]. `--update` (one scenario) or `--update-all`
 rewrites the baselines; review the diff like code."""
 import difflib
 import glob
+import json
 import os
 
 import rslib
@@ -34,6 +35,8 @@ def outputs(capture, options):
         "qos.txt": stats("roce,qos"),
         "hops.txt": stats("roce,hops"),
         "expert.txt": stats("expert"),
+        # One line as printed; kept indented so that its diffs can be read.
+        "report.json": json.dumps(json.loads(stats("roce,report")), indent=1) + "\n",
     }
 
 

@@ -6,7 +6,13 @@ Builds one file per point of a multi-point scenario with the generator,
 merges them as a user would, and checks every verdict the plugin gives on
 the merged file against the generator's truth for the all-points file
 (frames are matched by point and timestamp, since the merge may order ties
-differently)."""
+differently).
+
+  merged.py SCENARIO P1,P2          mergecap -I none: every verdict as intended
+  merged.py SCENARIO P1,P2 --same-name
+      taps whose interfaces look alike (same name, link type, snaplen), as
+      two taps both called eth0: mergecap's default IDB merge makes them
+      one interface, and the plugin must say so (roce.point.merged)."""
 import os
 import subprocess
 import tempfile
@@ -15,6 +21,31 @@ import rslib
 import truth
 
 GEN = os.path.join(rslib.BUILD, "captures", "roceshark-gen")
+
+
+def same_name(parts, points, tmp):
+    """Rename every point's interface to one name, merge the default way."""
+    name = b"tap" + b"-" * (len(points[0]) - 3)
+    renamed = []
+    for part, p in zip(parts, points):
+        with open(part, "rb") as f:
+            data = f.read()
+        if len(p) != len(name) or data.count(p.encode()) != 1:
+            raise rslib.Failure(f"point {p}: its name must be {len(name)} bytes and appear once (in its IDB)")
+        out = part[:-len(".pcapng")] + ".same.pcapng"
+        with open(out, "wb") as f:
+            f.write(data.replace(p.encode(), name))
+        renamed.append(out)
+    merged = os.path.join(tmp, "default.pcapng")
+    subprocess.run(["mergecap", "-w", merged, *renamed], check=True)
+    rows = rslib.rows(rslib.fields(merged))
+    names = {r["frame.interface_name"] for r in rows}
+    if names != {name.decode()}:
+        raise rslib.Failure(f"mergecap's default merge kept interfaces {sorted(names)}: expected one")
+    warned = [r["frame.number"] for r in rows if r["roce.point.merged"] == "1"]
+    if not warned:
+        raise rslib.Failure("points merged into one interface, and no roce.point.merged warning")
+    print(f"default merge: one interface, roce.point.merged on frames {warned}")
 
 
 def run(argv):
@@ -27,6 +58,8 @@ def run(argv):
             out = os.path.join(tmp, p + ".pcapng")
             subprocess.run([GEN, scn, "-o", out, "--only-point", p], check=True)
             parts.append(out)
+        if "--same-name" in argv:
+            return same_name(parts, points, tmp)
         merged = os.path.join(tmp, "merged.pcapng")
         subprocess.run(["mergecap", "-I", "none", "-w", merged, *parts], check=True)
         got = rslib.rows(rslib.fields(merged, "-e", "frame.time_epoch"))

@@ -19,6 +19,10 @@ BAD = [
     ("roce.link_gbps:0", "roce.link_gbps"),
     ("roce.trust:sideways", "roce.trust"),
     ("roce.policy_mode:auto", "roce.policy_mode"),
+    ("roce.clock:maybe", "roce.clock"),
+    ("roce.point_key:mac", "roce.point_key"),
+    ("roce.point_names:leaf-1", "roce.point_names"),
+    ("roce.match_window_us:0", "roce.match_window_us"),
 ]
 
 

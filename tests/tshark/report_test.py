@@ -11,7 +11,7 @@ import rslib
 
 SCHEMA = os.path.join(rslib.ROOT, "docs", "report-schema.json")
 SCENARIOS = ["clean", "gbn", "demo", "pfc_propagation", "pfc_storm", "dcbx", "qos_remark", "multipoint", "nak_codes",
-             "mirror_dup", "one_direction"]
+             "mirror_dup", "one_direction", "mp_drop", "mp_clock", "mp_erspan", "mp_remark", "mp_burst"]
 
 
 def run(argv):

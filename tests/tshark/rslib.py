@@ -28,7 +28,7 @@ FIELDS = [
     "roce.qos.cnp_class", "roce.qos.inconsistent_marking", "roce.dcbx.finding",
     "roce.hop.prev_point_name", "roce.hop.prev_frame", "roce.hop.latency_ns", "roce.hop.queue_ns",
     "roce.hop.remarked", "roce.hop.ce_set", "roce.hop.ttl_delta", "roce.hop.microburst", "roce.hop.clock_skew",
-    "roce.hop.lost_after",
+    "roce.hop.lost_after", "roce.point.merged",
 ]
 # Known only once a later copy is missing: tshark's second pass (-2) and the
 # GUI show it, a single pass cannot (docs/multipoint.md).

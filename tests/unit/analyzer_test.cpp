@@ -135,6 +135,27 @@ TEST(Analyzer, SecondPointIsNotARetransmission) {
   EXPECT_NE(a.find(1)->point, a.find(2)->point);
 }
 
+// Two taps merged into one interface: the flow's TTL flips at one point.
+int merged_warnings(std::initializer_list<uint8_t> ttls) {
+  Analyzer a;
+  Wire w;
+  int warnings = 0;
+  uint32_t psn = 100;
+  for (uint8_t ttl : ttls) {
+    PacketInfo p = w.req(psn * us, psn);
+    p.ttl = ttl;
+    warnings += a.process(p).merged_points;
+    ++psn;
+  }
+  return warnings;
+}
+
+TEST(Analyzer, TtlFlippingAtOnePointMeansTwoPlacesMerged) {
+  EXPECT_EQ(merged_warnings({64, 62, 64, 62, 64, 62}), 1);  // once per flow and point
+  EXPECT_EQ(merged_warnings({64, 64, 64, 64}), 0);
+  EXPECT_EQ(merged_warnings({64, 64, 61, 61, 61}), 0);  // one change: a route change
+}
+
 TEST(Analyzer, LossBetweenPointsIsAGapOnlyDownstream) {
   Analyzer a;
   Wire w;
