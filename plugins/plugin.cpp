@@ -4,6 +4,7 @@
 #include <epan/tap.h>
 
 #include "plugins/roce.h"
+#include "ui-stats/register.h"
 
 extern "C" {
 // `extern` gives these external linkage in C++; without it a namespace-scope
@@ -23,4 +24,6 @@ void plugin_register(void) {
   proto_register_plugin(&proto);
   static tap_plugin taps = {roceshark::glue::register_taps};
   tap_register_plugin(&taps);
+  static tap_plugin tables = {roceshark::ui_stats::register_tables};
+  tap_register_plugin(&tables);
 }

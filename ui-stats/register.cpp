@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "ui-stats/register.h"
+
+namespace roceshark::ui_stats {
+
+void register_tables() {
+  register_qp_table();
+  register_hop_table();
+}
+
+}  // namespace roceshark::ui_stats

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The roce statistics as tables, for Wireshark's Statistics menu and
+// `tshark -z roce,hop_table` / `-z roce,qp_table`. Registered with the
+// tap listeners: Wireshark builds its menus from them afterwards.
+#pragma once
+
+namespace roceshark::ui_stats {
+
+void register_tables();     // both below
+void register_hop_table();  // hop_table.cpp
+void register_qp_table();   // qp_table.cpp
+
+}  // namespace roceshark::ui_stats
