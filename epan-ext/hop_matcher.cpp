@@ -6,10 +6,6 @@
 namespace roceshark::hop {
 namespace {
 
-// Histograms take no negative values: a latency below zero counts as 0
-// (and is flagged, the clocks are not synced).
-uint64_t clamp0(int64_t v) { return v < 0 ? 0 : static_cast<uint64_t>(v); }
-
 int path_index(const std::vector<uint32_t>& order, uint32_t point) {
   auto it = std::find(order.begin(), order.end(), point);
   return it == order.end() ? -1 : static_cast<int>(it - order.begin());
@@ -145,7 +141,7 @@ std::optional<HopVerdict> HopMatcher::match(uint64_t id, uint32_t flow, uint32_t
 
   HopState& h = hops_[{prev->point, c.point, flow}];
   h.min_latency_ns = std::min(h.min_latency_ns, v.latency_ns);
-  v.queue_ns = clamp0(v.latency_ns - h.min_latency_ns);
+  v.queue_ns = nonnegative_ns(v.latency_ns - h.min_latency_ns);
   v.negative_first = v.negative && !h.negative_reported;
   h.negative_reported |= v.negative;
   v.remark_first = v.remarked && !h.remark_reported;

@@ -67,6 +67,10 @@ struct HopVerdict {
   int64_t e2e_ns = 0;          // from there to here
 };
 
+// Histograms take no negative values: a latency below zero (clocks not
+// synced, flagged as such) counts as 0.
+inline uint64_t nonnegative_ns(int64_t ns) { return ns < 0 ? 0 : static_cast<uint64_t>(ns); }
+
 // Results per (upstream point, downstream point, direction = flow).
 struct HopKey {
   uint32_t from, to;

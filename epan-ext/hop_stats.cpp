@@ -21,7 +21,7 @@ void HopStats::add(const TapRecord& r) {
   ++row.matched;
   row.min_latency_ns = std::min(row.min_latency_ns, h->latency_ns);
   row.max_latency_ns = std::max(row.max_latency_ns, h->latency_ns);
-  row.latency_ns.add(h->latency_ns < 0 ? 0 : static_cast<uint64_t>(h->latency_ns));
+  row.latency_ns.add(nonnegative_ns(h->latency_ns));
   row.queue_ns.add(h->queue_ns);
   if (h->remarked && !row.remarked++) row.first_remark_frame = v->frame;
   row.ce_set += h->ce_set;
@@ -32,7 +32,7 @@ void HopStats::add(const TapRecord& r) {
   // End to end, from the most upstream point the flow's packets are seen at.
   QpPathRow& q = qps_[v->flow];
   if (q.e2e_ns.empty()) q.first_point = h->first_point;
-  if (h->first_point == q.first_point) q.e2e_ns[v->point].add(h->e2e_ns < 0 ? 0 : static_cast<uint64_t>(h->e2e_ns));
+  if (h->first_point == q.first_point) q.e2e_ns[v->point].add(nonnegative_ns(h->e2e_ns));
 }
 
 std::map<std::pair<uint32_t, uint32_t>, HopState> HopStats::losses() const {

@@ -46,7 +46,7 @@ void QpStats::add(const TapRecord& r) {
   ++row.requests;
   row.request_bytes += r.frame_len;
   if (const hop::HopVerdict* h = v.has_hop ? r.analyzer->find_hop(v.frame) : nullptr)
-    row.hop_latency_ns.add(h->latency_ns < 0 ? 0 : static_cast<uint64_t>(h->latency_ns));
+    row.hop_latency_ns.add(hop::nonnegative_ns(h->latency_ns));
   row.payload_bytes += p.payload_len;
   if (!row.has_psn || v.qp_reuse) {
     row.has_psn = true;
