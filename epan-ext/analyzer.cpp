@@ -188,7 +188,9 @@ void Analyzer::sight_for_pfc(const PacketInfo& p, Verdict& v) {
   r.flow = v.row_flow;
   r.data = v.role != Role::cnp;
   r.congestion = p.ecn == 3 || v.role == Role::cnp;
-  r.loss_evidence = v.seq == SeqClass::gap || is_retransmission(v.seq) || v.nak == NakCode::psn_sequence_error;
+  // An RNR retry is the receiver catching up, not a loss.
+  r.loss_evidence = v.seq == SeqClass::gap || (is_retransmission(v.seq) && v.seq != SeqClass::rnr_retry) ||
+                    v.nak == NakCode::psn_sequence_error;
   v.pfc = pfc_.on_roce(r);
 }
 

@@ -14,6 +14,23 @@ namespace roceshark {
 
 enum class ClockMode : uint8_t { synced, estimate };
 
+// One health metric's limits (docs/triage.md): above warn is WARN, above
+// fail is FAIL.
+struct Threshold {
+  double warn, fail;
+};
+
+// The health baseline of `-z roce,triage`. The defaults are the figures
+// commonly given for a healthy lossless RoCE fabric.
+struct HealthLimits {
+  Threshold loss_pct{0.001, 0.01};       // loss events per original request
+  Threshold hop_latency_us{10, 50};      // the worst hop's average latency
+  Threshold pfc_per_s{100, 1000};        // PFC frames per second, busiest (point, MAC, priority)
+  Threshold paused_pct{1, 10};           // share of the capture span that class was paused
+  Threshold ce_pct{1, 5};                // requests marked ECN-CE
+  Threshold stall_pct{1, 5};             // QP-time stalled by the network
+};
+
 struct Config {
   // A retransmission with no NAK before it, after this much silence on its
   // flow, is a transport-timer expiry. Far above any fabric RTT (tens of us),
@@ -53,6 +70,8 @@ struct Config {
   // RTT samples pending per flow and point (requests with AckReq not yet
   // answered). One-directional captures would otherwise grow without bound.
   uint32_t max_pending_acks = 4096;
+
+  HealthLimits health;
 };
 
 }  // namespace roceshark

@@ -3,17 +3,33 @@
 
 #include <algorithm>
 
+#include "epan-ext/json_triage.h"
 #include "epan-ext/json_writer.h"
 #include "epan-ext/qos_policy.h"
 
 namespace roceshark {
 namespace {
 
-void histogram(JsonWriter& w, std::string_view name, const Histogram& h) {
+// With `cdf`, also the distribution as (value, fraction at or below it)
+// points, in 2% steps and the tail at 99, 99.9 and 100%, for plotting.
+void histogram(JsonWriter& w, std::string_view name, const Histogram& h, bool cdf = false) {
   w.key(name).begin_object().field("count", h.count());
   if (h.count())
     w.field("min", h.min()).field("mean", h.mean()).field("p50", h.quantile(0.5)).field("p99", h.quantile(0.99))
         .field("p999", h.quantile(0.999)).field("max", h.max());
+  if (cdf && h.count()) {
+    std::vector<std::pair<uint64_t, double>> points;
+    const auto at = [&](double q) {
+      const uint64_t v = h.quantile(q);
+      if (!points.empty() && points.back().first == v) points.back().second = q;
+      else points.emplace_back(v, q);
+    };
+    for (int i = 1; i < 50; ++i) at(i / 50.0);
+    at(0.99), at(0.999), at(1.0);
+    w.key("cdf").begin_array();
+    for (auto [v, q] : points) w.begin_array().value(v).value(q).end_array();
+    w.end_array();
+  }
   w.end_object();
 }
 
@@ -58,7 +74,7 @@ void write_hops(JsonWriter& w, const hop::HopStats& s, const Analyzer& a) {
     w.begin_object().field("from", a.point_name(k.first)).field("to", a.point_name(k.second))
         .field("matched", r.matched).field("lost", l.lost);
     if (l.lost) w.field("first_lost_frame", l.first_loss_frame);
-    histogram(w, "latency_ns", r.latency_ns);
+    histogram(w, "latency_ns", r.latency_ns, true);
     histogram(w, "queue_ns", r.queue_ns);
     w.field("microbursts", r.bursts).field("remarked", r.remarked).field("ce_set", r.ce_set)
         .field("ttl_changed", r.ttl_changed).field("negative_latencies", r.negative);
@@ -91,6 +107,8 @@ void write_hops(JsonWriter& w, const hop::HopStats& s, const Analyzer& a) {
   w.end_array();
 }
 
+constexpr size_t kMaxEpisodes = 256;  // per row: the report stays small on a hostile capture
+
 void write_pfc(JsonWriter& w, const pfc::PfcStats& s, const Analyzer& a) {
   const auto episodes = s.episodes(a);
   w.key("pfc").begin_object().key("pauses").begin_array();
@@ -104,6 +122,13 @@ void write_pfc(JsonWriter& w, const pfc::PfcStats& s, const Analyzer& a) {
         .field("priority", uint32_t{row.priority}).field("frames", row.frames).field("xoff", row.xoff)
         .field("xon", row.xon).field("paused_ns", paused).field("longest_ns", longest)
         .field("no_ecn_pauses", row.no_ecn).field("propagated", row.propagated).field("wrong_class", row.wrong_class);
+    w.key("episodes").begin_array();
+    for (size_t i = 0; i < eps.size() && i < kMaxEpisodes; ++i) {
+      const auto& e = eps[i];
+      w.begin_object().field("start_ns", e.start_ns).field("end_ns", e.end_ns).field("paused_ns", e.paused_ns)
+          .field("frames", e.frames).field("first_frame", e.first_frame).field("storm", e.storm).end_object();
+    }
+    w.end_array().field("episodes_dropped", static_cast<uint64_t>(eps.size() > kMaxEpisodes ? eps.size() - kMaxEpisodes : 0));
     w.key("storms").begin_array();
     for (const auto& e : eps)
       if (e.storm)
@@ -177,6 +202,8 @@ std::string format_json_report(const ReportStats& s, const Analyzer* a, const st
   w.begin_object().field("schema", "roceshark-report").field("version", kReportVersion).field("filter", filter);
   static const Analyzer kNothing;  // a file with nothing for the engine: empty sections
   const Analyzer& an = a ? *a : kNothing;
+  w.key("capture").begin_object().field("first_ns", s.impact.first_ns()).field("last_ns", s.impact.last_ns())
+      .field("span_ns", s.impact.span_ns()).end_object();
   w.key("points").begin_array();
   for (uint32_t p : an.points()) w.begin_object().field("id", p).field("name", an.point_name(p)).end_object();
   w.end_array();
@@ -184,6 +211,7 @@ std::string format_json_report(const ReportStats& s, const Analyzer* a, const st
   write_hops(w, s.hops, an);
   write_pfc(w, s.pfc, an);
   write_qos(w, s.qos, an);
+  triage::write_triage(w, triage::make_triage(s, an), s, an);
   w.end_object();
   return w.str() + "\n";
 }

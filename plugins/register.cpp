@@ -40,7 +40,7 @@ void apply_preferences() {
   cfg.max_flows = pref_max_flows;
   std::string error;
   if (!apply_pfc_preferences(cfg, error) || !apply_qos_preferences(cfg, error) ||
-      !apply_hop_preferences(cfg, error)) {
+      !apply_hop_preferences(cfg, error) || !apply_health_preferences(cfg, error)) {
     report_failure("RoCE preference error: %s", error.c_str());
     return;
   }
@@ -173,6 +173,7 @@ void register_preferences() {
   register_pfc_preferences(m);
   register_qos_preferences(m);
   register_hop_preferences(m);
+  register_health_preferences(m);
 }
 
 }  // namespace

@@ -22,4 +22,7 @@ void register_hop_fields();
 void register_hop_preferences(module_t* m);
 bool apply_hop_preferences(Config& cfg, std::string& error);
 
+void register_health_preferences(module_t* m);
+bool apply_health_preferences(Config& cfg, std::string& error);
+
 }  // namespace roceshark::glue

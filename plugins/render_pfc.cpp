@@ -29,6 +29,8 @@ void render_pause(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const pfc
 
   proto_item* ti = proto_tree_add_item(wanted_tree(tree, ids.proto), ids.proto, tvb, 0, 0, ENC_NA);
   proto_tree* t = proto_item_add_subtree(ti, ids.ett_pfc);
+  // Filters name the point on PFC frames too.
+  proto_item_append_text(gen(proto_tree_add_uint(t, ids.point, tvb, 0, 0, v.point)), " (%s)", point.c_str());
   for (uint8_t p = 0; p < 8; ++p) {
     const auto bit = static_cast<uint8_t>(1u << p);
     if (!(v.enabled & bit)) continue;

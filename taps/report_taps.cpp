@@ -6,6 +6,7 @@
 #include "epan-ext/qos_report.h"
 #include "epan-ext/qp_report.h"
 #include "epan-ext/text_table.h"
+#include "epan-ext/triage.h"
 #include "plugins/roce.h"
 #include "taps/report_tap.h"
 
@@ -32,6 +33,10 @@ std::string report(const ReportStats& s, const Analyzer* a, const std::string& f
   return format_json_report(s, a, filter);
 }
 
+std::string triage(const ReportStats& s, const Analyzer* a, const std::string& filter) {
+  return format_triage_report(s, a, filter);
+}
+
 }  // namespace
 
 void register_taps() {
@@ -40,6 +45,7 @@ void register_taps() {
   ReportTap<qos::QosStats, qos>::register_ui("roce,qos", "RoCE QoS");
   ReportTap<hop::HopStats, hops>::register_ui("roce,hops", "RoCE hops");
   ReportTap<ReportStats, report>::register_ui("roce,report", "RoCE report (JSON)");
+  ReportTap<ReportStats, triage>::register_ui("roce,triage", "RoCE triage");
 }
 
 }  // namespace roceshark::glue

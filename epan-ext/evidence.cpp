@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "epan-ext/evidence.h"
+
+namespace roceshark::triage {
+uint64_t mac_key(const Mac& m) {
+  uint64_t x = 0;
+  for (uint8_t b : m) x = x << 8 | b;
+  return x;
+}
+
+uint64_t remark_key(uint8_t old_dscp, uint8_t new_dscp, int8_t old_pcp, int8_t new_pcp) {
+  return uint64_t{old_dscp} << 24 | uint64_t{new_dscp} << 16 | uint64_t(static_cast<uint8_t>(old_pcp + 1)) << 8 |
+         static_cast<uint8_t>(new_pcp + 1);
+}
+
+void EvidenceStats::add(const TapRecord& r) {
+  if (r.pause) add_pause(*r.pause);
+  if (r.verdict) add_roce(r, *r.verdict);
+}
+
+void EvidenceStats::add_pause(const pfc::PauseVerdict& v) {
+  if (v.reserved_bits || v.nonstandard_dst || v.truncated || v.runt) note(Clue::bad_pfc, v.point, 0, 0, v.frame);
+  const uint64_t mac = mac_key(v.src);
+  for (uint8_t p = 0; p < 8; ++p) {
+    const auto bit = static_cast<uint8_t>(1u << p);
+    if (v.storm & bit) note(Clue::storm, v.point, p, mac, v.frame);
+    if (v.no_ecn & bit) note(Clue::no_ecn, v.point, p, mac, v.frame);
+    if (v.propagation & bit) note(Clue::propagation, v.point, p, mac, v.frame);
+    if (v.wrong_class_first & bit) note(Clue::wrong_class, v.point, p, mac, v.frame);
+  }
+}
+
+void EvidenceStats::add_roce(const TapRecord& r, const Verdict& v) {
+  if (v.untracked || v.truncated || v.row_flow == kNoId) return;
+  const uint32_t s = v.stream;
+  if (v.seq == SeqClass::duplicate) {
+    note(Clue::duplicate, v.point, 0, 0, v.frame, s);
+    return;
+  }
+  if (v.role == Role::cnp && v.flow != kNoId) cnp_flows_.insert(v.flow);
+  if (v.merged_points) note(Clue::merged, v.point, 0, 0, v.frame, s);
+  for (size_t c = 0; c < qos::kChecks; ++c)
+    if (v.qos.failed & (1u << c)) note(Clue::qos, static_cast<uint32_t>(c), v.point, 0, v.frame, s);
+  if (v.has_hop) {
+    if (const hop::HopVerdict* h = r.analyzer->find_hop(v.frame)) {
+      if (h->remarked)
+        note(Clue::remark, h->prev_point, v.point, remark_key(h->prev_dscp, v.pkt.dscp, h->prev_pcp, v.pkt.pcp), v.frame,
+             s);
+      if (h->burst_start) note(Clue::burst, h->prev_point, v.point, 0, v.frame, s);
+      if (h->negative) note(Clue::negative, h->prev_point, v.point, 0, v.frame, s);
+    }
+  }
+  if (v.pkt.icrc == IcrcState::bad) note(Clue::icrc, v.row_flow, v.point, 0, v.frame, s);
+  const bool loss_sign = v.seq == SeqClass::gap || v.nak == NakCode::psn_sequence_error ||
+                         (is_retransmission(v.seq) && v.seq != SeqClass::rnr_retry);
+  if (loss_sign) note(Clue::loss, v.row_flow, v.point, 0, v.frame, s);
+  if (v.seq == SeqClass::timeout_retransmission) note(Clue::timeout, v.row_flow, v.point, 0, v.frame, s);
+  if (v.nak == NakCode::rnr) note(Clue::rnr, v.row_flow, v.point, 0, v.frame, s);
+  if (v.role == Role::request && v.pkt.ecn == 3) note(Clue::ce, v.row_flow, v.point, 0, v.frame, s);
+  // The engine flags the first loss sign on a priority without PFC; the
+  // ones after it at that place are evidence too.
+  const std::pair place{v.point, uint32_t{v.pfc.priority}};
+  if (v.pfc.lossy_first) lossy_.insert(place);
+  if (v.pfc.lossy_first || (loss_sign && lossy_.contains(place))) note(Clue::lossy, place.first, place.second, 0, v.frame, s);
+}
+
+}  // namespace roceshark::triage

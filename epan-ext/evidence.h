@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The frames behind each triage finding, collected by the `roce` tap from
+// the verdicts' own flags: the first few frames and a count per clue and
+// place, and the connections involved. Only frames with something wrong
+// touch it.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <span>
+#include <tuple>
+
+#include "epan-ext/tap_record.h"
+
+namespace roceshark::triage {
+
+// What a frame shows; `a`, `b`, `c` of the key locate it.
+enum class Clue : uint8_t {
+  qos,          // a check failed: a = check, b = point
+  remark,       // DSCP/PCP changed between points: a = from, b = to, c = remark_key()
+  burst,        // a microburst starts: a = from, b = to
+  negative,     // negative latency: a = from, b = to
+  lossy,        // loss sign on a priority without PFC: a = point, b = priority
+  loss,         // gap, NAK or resend: a = request flow, b = point
+  timeout,      // timer resend: a = request flow, b = point
+  rnr,          // RNR NAK: a = request flow, b = point
+  ce,           // ECN-CE request: a = request flow, b = point
+  icrc,         // bad ICRC: a = request flow, b = point
+  storm,        // PFC frame in a storm: a = point, b = priority, c = pausing MAC
+  no_ecn,       // pause with no ECN before it: as storm
+  propagation,  // pause following a storm elsewhere: as storm
+  wrong_class,  // PFC on a class without RoCE: as storm
+  bad_pfc,      // malformed PFC frame: a = point
+  merged,       // two places recorded as one point: a = point
+  duplicate,    // a mirror copy: a = point
+};
+
+// A MAC as the key's `c`.
+uint64_t mac_key(const Mac& m);
+// The marking before and after a remark, packed.
+uint64_t remark_key(uint8_t old_dscp, uint8_t new_dscp, int8_t old_pcp, int8_t new_pcp);
+struct Remark {
+  uint8_t old_dscp, new_dscp;
+  int8_t old_pcp, new_pcp;  // -1 untagged
+  static Remark of(uint64_t key) {
+    return {static_cast<uint8_t>(key >> 24), static_cast<uint8_t>(key >> 16), static_cast<int8_t>((key >> 8 & 0xFF) - 1),
+            static_cast<int8_t>((key & 0xFF) - 1)};
+  }
+};
+
+struct Evidence {
+  static constexpr size_t kFrames = 5;
+  std::array<uint32_t, kFrames> frames{};
+  uint8_t n = 0;
+  uint64_t count = 0;
+  std::set<uint32_t> streams;
+  void add(uint32_t frame, uint32_t stream) {
+    if (n < kFrames) frames[n++] = frame;
+    ++count;
+    if (stream != kNoId) streams.insert(stream);
+  }
+  std::span<const uint32_t> first() const { return {frames.data(), n}; }
+};
+
+class EvidenceStats {
+ public:
+  using Key = std::tuple<Clue, uint32_t, uint32_t, uint64_t>;
+  void add(const TapRecord& r);
+  void clear() { *this = EvidenceStats{}; }
+  const std::map<Key, Evidence>& items() const { return items_; }
+  // Every item of one clue.
+  auto of(Clue c) const {
+    return std::pair{items_.lower_bound({c, 0, 0, 0}), items_.lower_bound({static_cast<Clue>(static_cast<uint8_t>(c) + 1), 0, 0, 0})};
+  }
+  // The directed flows CNPs were sent on (source: the CNP's sender).
+  const std::set<uint32_t>& cnp_flows() const { return cnp_flows_; }
+
+ private:
+  void note(Clue c, uint32_t a, uint32_t b, uint64_t x, uint32_t frame, uint32_t stream = kNoId) {
+    items_[{c, a, b, x}].add(frame, stream);
+  }
+  void add_pause(const pfc::PauseVerdict& v);
+  void add_roce(const TapRecord& r, const Verdict& v);
+
+  std::map<Key, Evidence> items_;
+  std::set<std::pair<uint32_t, uint32_t>> lossy_;  // (point, priority) found lossy
+  std::set<uint32_t> cnp_flows_;
+};
+
+}  // namespace roceshark::triage

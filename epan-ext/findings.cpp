@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "epan-ext/findings.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <iterator>
+#include <tuple>
+
+#include "epan-ext/findings_builder.h"
+
+namespace roceshark::triage {
+
+const char* severity_name(Severity s) {
+  switch (s) {
+    case Severity::note: return "note";
+    case Severity::warning: return "warning";
+    case Severity::error: return "error";
+  }
+  return "?";
+}
+
+const char* kind_name(Kind k) {
+  static constexpr const char* kNames[] = {
+      "pfc_storm",
+      "pfc_propagation",
+      "dscp_remarked",
+      "hop_loss",
+      "icrc_bad",
+      "lossy_queue",
+      "dscp_not_lossless",
+      "pcp_mismatch",
+      "inconsistent_marking",
+      "ecn_above_xoff",
+      "ce_without_cnp",
+      "ecn_not_capable",
+      "cnp_class",
+      "pfc_wrong_class",
+      "timeout_retransmission",
+      "loss",
+      "microburst",
+      "dcbx_mismatch",
+      "bad_pfc_frames",
+      "clock_skew",
+      "merged_points",
+      "rnr",
+      "mirror_duplicates",
+  };
+  const auto i = static_cast<size_t>(k);
+  return i < std::size(kNames) ? kNames[i] : "?";
+}
+
+namespace detail {
+
+std::string duration(uint64_t ns) {
+  char buf[32];
+  if (ns >= 1'000'000'000) std::snprintf(buf, sizeof buf, "%.2f s", static_cast<double>(ns) / 1e9);
+  else if (ns >= 1'000'000) std::snprintf(buf, sizeof buf, "%.2f ms", static_cast<double>(ns) / 1e6);
+  else if (ns >= 1'000) std::snprintf(buf, sizeof buf, "%.1f us", static_cast<double>(ns) / 1e3);
+  else std::snprintf(buf, sizeof buf, "%llu ns", static_cast<unsigned long long>(ns));
+  return buf;
+}
+
+std::string streams_text(const std::set<uint32_t>& streams) {
+  std::string s = streams.size() == 1 ? "stream " : "streams ";
+  size_t n = 0;
+  for (uint32_t st : streams) {
+    if (n == 8) return s + ", ... (" + std::to_string(streams.size()) + ")";
+    s += (n++ ? ", " : "") + std::to_string(st);
+  }
+  return s;
+}
+
+std::string stream_filter(const std::set<uint32_t>& streams) {
+  if (streams.size() == 1) return "roce.qp.stream == " + std::to_string(*streams.begin());
+  std::string s = "roce.qp.stream in {";
+  size_t n = 0;
+  for (uint32_t st : streams) s += (n++ ? ", " : "") + std::to_string(st);
+  return s + "}";
+}
+
+std::string point_filter(const std::set<uint32_t>& points) {
+  if (points.size() == 1) return "roce.point == " + std::to_string(*points.begin());
+  std::string s = "roce.point in {";
+  size_t n = 0;
+  for (uint32_t p : points) s += (n++ ? ", " : "") + std::to_string(p);
+  return s + "}";
+}
+
+std::string Builder::points(const std::set<uint32_t>& ids) const {
+  std::string out;
+  for (uint32_t p : ids) out += (out.empty() ? "" : ", ") + point(p);
+  return out;
+}
+
+Builder::Builder(const ReportStats& st, const Analyzer& an) : s(st), a(an), policy(an.qos().policy()) {
+  span_ns = s.impact.span_ns();
+  std::set<uint32_t> flows;
+  for (const auto& [k, q] : s.impact.rows()) {
+    if (q->originals || q->retransmissions) flows.insert(q->flow);
+    const QpImpact*& best = best_[q->flow];
+    if (!best || q->stalled.total() > best->stalled.total()) best = q;
+  }
+  for (const auto& [flow, q] : best_) stream_flows_[q->stream].push_back(flow);
+  qps = flows.size();
+}
+
+void Builder::share(Impact& i) const {
+  const double whole = static_cast<double>(span_ns) * static_cast<double>(qps);
+  i.share = whole > 0 ? std::min(1.0, static_cast<double>(i.stall_ns) / whole) : 0.0;
+}
+
+Impact Builder::sum(const std::set<uint32_t>& streams, uint64_t (*cost)(const QpImpact&)) const {
+  Impact i;
+  for (uint32_t st : streams) {
+    const auto it = stream_flows_.find(st);
+    if (it == stream_flows_.end()) continue;
+    for (uint32_t flow : it->second) {
+      const QpImpact& q = *best_.at(flow);
+      const uint64_t c = cost(q);
+      if (!c) continue;
+      ++i.qps;
+      i.stall_ns += c;
+      i.recovery_ns += q.recovery_ns;
+      i.timeout_ns += q.timeout_ns;
+      i.pause_ns += q.pause_ns;
+    }
+  }
+  share(i);
+  return i;
+}
+
+Impact Builder::loss(const std::set<uint32_t>& streams) const {
+  Impact i = sum(streams, [](const QpImpact& q) { return q.recovery_ns; });
+  i.pause_ns = 0;
+  return i;
+}
+
+Impact Builder::timeouts(const std::set<uint32_t>& streams) const {
+  Impact i = sum(streams, [](const QpImpact& q) { return q.timeout_recovery_ns; });
+  i.pause_ns = 0;
+  i.recovery_ns = i.stall_ns;
+  return i;
+}
+
+Impact Builder::pause(const std::set<uint32_t>& streams) const {
+  Impact i = sum(streams, [](const QpImpact& q) { return q.pause_ns; });
+  i.recovery_ns = i.timeout_ns = 0;
+  return i;
+}
+
+Impact Builder::rnr(const std::set<uint32_t>& streams) const {
+  Impact i = sum(streams, [](const QpImpact& q) { return q.rnr_ns; });
+  i.recovery_ns = i.timeout_ns = i.pause_ns = 0;
+  return i;
+}
+
+Impact Builder::pause(const pfc::PfcRow& row) const {
+  Impact i;
+  for (const auto& [flow, q] : row.qps) {
+    if (!q.stall_ns) continue;
+    ++i.qps;
+    i.stall_ns += q.stall_ns;
+  }
+  i.pause_ns = i.stall_ns;
+  share(i);
+  return i;
+}
+
+Finding& Builder::add(Kind k, Severity sev, const std::string& place) {
+  Finding& f = list_.emplace_back();
+  f.kind = k;
+  f.severity = sev;
+  f.id = std::string(kind_name(k)) + "|" + place;
+  return f;
+}
+
+void Builder::evidence(Finding& f, const std::vector<const Evidence*>& items, std::string filter) {
+  std::set<uint32_t> frames, streams(f.where.streams.begin(), f.where.streams.end());
+  for (const Evidence* e : items) {
+    if (!e) continue;
+    f.evidence += e->count;
+    for (uint32_t fr : e->first()) frames.insert(fr);
+    streams.insert(e->streams.begin(), e->streams.end());
+  }
+  f.frames.assign(frames.begin(), frames.end());
+  if (f.frames.size() > Evidence::kFrames) f.frames.resize(Evidence::kFrames);
+  f.where.streams.assign(streams.begin(), streams.end());
+  f.filter = std::move(filter);
+}
+
+void Builder::evidence(Finding& f, std::initializer_list<const Evidence*> items, std::string filter) {
+  evidence(f, std::vector<const Evidence*>(items), std::move(filter));
+}
+
+std::set<uint32_t> Builder::streams_of(std::initializer_list<Kind> kinds) const {
+  std::set<uint32_t> out;
+  for (const Finding& f : list_)
+    if (std::find(kinds.begin(), kinds.end(), f.kind) != kinds.end()) out.insert(f.where.streams.begin(), f.where.streams.end());
+  return out;
+}
+
+int Builder::lossless_dscp() const {
+  if (policy.lossless(policy.dscp_priority[qos::kRoceDscp])) return qos::kRoceDscp;
+  for (int d = 0; d < 64; ++d)
+    if (policy.lossless(policy.dscp_priority[static_cast<size_t>(d)])) return d;
+  return qos::kRoceDscp;
+}
+
+std::string Builder::lossless_priorities() const { return qos::format_priorities(policy.lossless_mask); }
+
+Findings Builder::finish() {
+  const uint64_t fail_share_ppm = static_cast<uint64_t>(a.config().health.stall_pct.fail * 1e4);
+  for (Finding& f : list_)
+    if (f.severity == Severity::warning && static_cast<uint64_t>(f.impact.share * 1e6) >= fail_share_ppm &&
+        f.impact.stall_ns)
+      f.severity = Severity::error;  // a warning that costs this much is a failure
+  std::stable_sort(list_.begin(), list_.end(), [](const Finding& x, const Finding& y) {
+    const auto key = [](const Finding& f) {
+      return std::tuple(f.severity != Severity::note, f.impact.stall_ns, f.severity);
+    };
+    if (key(x) != key(y)) return key(x) > key(y);
+    return std::tie(x.kind, x.id) < std::tie(y.kind, y.id);
+  });
+  Findings out;
+  out.span_ns = span_ns;
+  out.qps = qps;
+  for (const auto& [flow, q] : best_) out.stalled_ns += q->stalled.total();
+  const double whole = static_cast<double>(span_ns) * static_cast<double>(qps);
+  out.stalled_share = whole > 0 ? std::min(1.0, static_cast<double>(out.stalled_ns) / whole) : 0.0;
+  out.list.assign(std::make_move_iterator(list_.begin()), std::make_move_iterator(list_.end()));
+  return out;
+}
+
+}  // namespace detail
+
+Findings find(const ReportStats& s, const Analyzer& a) {
+  detail::Builder b(s, a);
+  add_pfc_findings(b);
+  add_qos_findings(b);
+  add_loss_findings(b);
+  add_capture_findings(b);
+  return b.finish();
+}
+
+}  // namespace roceshark::triage

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// What the findings_*.cpp files share while they turn the statistics into
+// findings: the per-QP costs, impact sums and the evidence helpers.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <initializer_list>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "epan-ext/findings.h"
+
+namespace roceshark::triage::detail {
+
+class Builder {
+ public:
+  Builder(const ReportStats& s, const Analyzer& a);
+
+  const ReportStats& s;
+  const Analyzer& a;
+  const qos::Policy& policy;
+
+  std::string point(uint32_t p) const { return a.point_name(p); }
+  std::string hop(uint32_t from, uint32_t to) const { return point(from) + " -> " + point(to); }
+  std::string points(const std::set<uint32_t>& ids) const;  // "leaf-1, nic-b"
+  // Loss recovery of these connections' QPs.
+  Impact loss(const std::set<uint32_t>& streams) const;
+  // Timer recovery only.
+  Impact timeouts(const std::set<uint32_t>& streams) const;
+  // PFC stall of these connections' QPs, anywhere.
+  Impact pause(const std::set<uint32_t>& streams) const;
+  // PFC stall one (point, MAC, priority) caused.
+  Impact pause(const pfc::PfcRow& row) const;
+  // RNR waits (the receiver, not the fabric).
+  Impact rnr(const std::set<uint32_t>& streams) const;
+
+  Finding& add(Kind k, Severity sev, const std::string& place);
+  // The evidence of several items, merged.
+  static void evidence(Finding& f, std::initializer_list<const Evidence*> items, std::string filter);
+  static void evidence(Finding& f, const std::vector<const Evidence*>& items, std::string filter);
+
+  // The DSCP RoCE should carry: 26 when that is lossless, else the first that is.
+  int lossless_dscp() const;
+  std::string lossless_priorities() const;
+
+  Findings finish();
+  // The connections the findings of these kinds so far are about.
+  std::set<uint32_t> streams_of(std::initializer_list<Kind> kinds) const;
+
+  uint64_t span_ns = 0, qps = 0;
+
+ private:
+  Impact sum(const std::set<uint32_t>& streams, uint64_t (*cost)(const QpImpact&)) const;
+  void share(Impact& i) const;
+
+  std::deque<Finding> list_;  // add() hands out references: they must stay put
+  std::map<uint32_t, const QpImpact*> best_;                // by request flow: the point where it stalled most
+  std::map<uint32_t, std::vector<uint32_t>> stream_flows_;  // connection -> its request flows
+};
+
+std::string duration(uint64_t ns);  // "4.95 ms", "37.2 us", "850 ns"
+std::string streams_text(const std::set<uint32_t>& streams);  // "stream 0", "streams 0, 2"
+std::string stream_filter(const std::set<uint32_t>& streams);  // "roce.qp.stream in {0, 2}"
+std::string point_filter(const std::set<uint32_t>& points);    // "roce.point == 1"
+
+void add_pfc_findings(Builder& b);
+void add_qos_findings(Builder& b);
+void add_loss_findings(Builder& b);
+void add_capture_findings(Builder& b);  // clocks, merged points, bad frames, DCBX, RNR, mirror copies
+
+}  // namespace roceshark::triage::detail

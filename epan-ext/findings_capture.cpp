@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Findings about hops' queueing, the capture itself and the hosts:
+// microbursts, clocks, merged points, malformed PFC frames, DCBX
+// announcements, RNR waits and mirror copies.
+#include "epan-ext/findings_builder.h"
+
+namespace roceshark::triage::detail {
+namespace {
+
+const Evidence* find(const Builder& b, Clue c, uint32_t x, uint32_t y) {
+  const auto it = b.s.evidence.items().find({c, x, y, 0});
+  return it == b.s.evidence.items().end() ? nullptr : &it->second;
+}
+
+void microbursts(Builder& b) {
+  for (const auto& [k, row] : b.s.hops.hops()) {
+    if (!row.bursts) continue;
+    const std::string hop = b.hop(k.first, k.second);
+    Finding& f = b.add(Kind::microburst, Severity::warning, hop);
+    f.where.hop = hop;
+    f.where.point = b.point(k.second);
+    f.title = "Microbursts between " + b.point(k.first) + " and " + b.point(k.second) + ": " +
+              std::to_string(row.bursts) + (row.bursts == 1 ? " burst" : " bursts") + ", queueing up to " +
+              duration(row.queue_ns.max());
+    f.detail = "packets waited more than " + duration(b.a.config().microburst_ns) +
+               " above the hop's minimum latency (" + duration(row.queue_ns.max()) + " at most)";
+    f.fix = "Incast or a burst into the egress port towards " + b.point(k.second) +
+            ": check that ECN marks before the queue builds that far (a lower ECN threshold on that queue), and "
+            "spread the load (ECMP hashing over more QPs or source ports).";
+    Builder::evidence(f, {find(b, Clue::burst, k.first, k.second)},
+                      "roce.hop.microburst && roce.point == " + std::to_string(k.second) +
+                          " && roce.hop.prev_point == " + std::to_string(k.first));
+  }
+}
+
+void clocks(Builder& b) {
+  std::map<std::pair<uint32_t, uint32_t>, std::set<uint32_t>> frames;
+  const bool synced = b.a.config().clock_mode == ClockMode::synced;
+  if (synced)
+    for (const auto& s : b.a.hops().skews()) frames[{std::min(s.a, s.b), std::max(s.a, s.b)}].insert(s.frame);
+  const auto [lo, hi] = b.s.evidence.of(Clue::negative);
+  for (auto it = lo; it != hi; ++it) {
+    const uint32_t x = std::get<1>(it->first), y = std::get<2>(it->first);
+    for (uint32_t fr : it->second.first()) frames[{std::min(x, y), std::max(x, y)}].insert(fr);
+  }
+  for (const auto& [k, fr] : frames) {
+    const std::string place = b.point(k.first) + "|" + b.point(k.second);
+    Finding& f = b.add(Kind::clock_skew, Severity::warning, place);
+    f.where.hop = b.hop(k.first, k.second);
+    f.title = "Clocks of " + b.point(k.first) + " and " + b.point(k.second) + " disagree";
+    f.detail = "traffic both ways, or latencies below zero, show the two points' timestamps are not in sync: "
+               "their hop latencies are wrong";
+    for (const auto& e : b.a.hops().clocks().estimates())
+      if (std::min(e.a, e.b) == k.first && std::max(e.a, e.b) == k.second && e.proven())
+        f.detail = "offset " + std::to_string(e.offset_ns) + " ns (+/- " + std::to_string(e.uncertainty_ns) +
+                   " ns) from " + std::to_string(e.samples) + " samples: the hop latencies between them are off";
+    f.fix = "Synchronise the capture points (PTP on the taps or capture NICs), or analyse with -o roce.clock:estimate "
+            "so the offsets are estimated from the traffic.";
+    f.frames.assign(fr.begin(), fr.end());
+    if (f.frames.size() > Evidence::kFrames) f.frames.resize(Evidence::kFrames);
+    f.evidence = fr.size();
+    f.filter = "roce.hop.clock_skew || roce.hop.latency_ns < 0";
+  }
+}
+
+void merged(Builder& b) {
+  const auto [lo, hi] = b.s.evidence.of(Clue::merged);
+  for (auto it = lo; it != hi; ++it) {
+    const uint32_t point = std::get<1>(it->first);
+    Finding& f = b.add(Kind::merged_points, Severity::warning, b.point(point));
+    f.where.point = b.point(point);
+    f.title = "Two capture places recorded as one point: " + b.point(point);
+    f.detail = "a flow's TTL flips back and forth at this point: its statistics mix two places";
+    f.fix = "Merge per-tap files with mergecap -I none (so each tap keeps its own interface), or tell the points "
+            "apart with -o roce.point_key:erspan or vlan.";
+    Builder::evidence(f, {&it->second}, "roce.point.merged && roce.point == " + std::to_string(point));
+  }
+}
+
+void bad_pfc(Builder& b) {
+  const auto [lo, hi] = b.s.evidence.of(Clue::bad_pfc);
+  for (auto it = lo; it != hi; ++it) {
+    const uint32_t point = std::get<1>(it->first);
+    Finding& f = b.add(Kind::bad_pfc_frames, Severity::warning, b.point(point));
+    f.where.point = b.point(point);
+    f.title = "Malformed PFC frames at " + b.point(point);
+    f.detail = std::to_string(it->second.count) +
+               " PFC frames with reserved bits set, to a non-standard address, or truncated";
+    f.fix = "Find the sender by its source MAC and update or reconfigure its firmware: receivers may ignore such "
+            "pauses (a runt or a wrong address) or act on them differently.";
+    Builder::evidence(f, {&it->second}, "(roce.pfc.reserved_bits || roce.pfc.nonstandard_dst || roce.pfc.truncated)"
+                                        " && roce.point == " + std::to_string(point));
+  }
+}
+
+void dcbx(Builder& b) {
+  for (const auto& e : b.s.qos.dcbx()) {
+    for (const auto& d : e.findings) {
+      const std::string mac = mac_to_string(e.announcement.mac);
+      const std::string place = e.point_name + "|" + mac + "|" + std::to_string(static_cast<int>(d.kind)) + "|" +
+                                std::to_string(d.priority) + "|" + std::to_string(d.dscp);
+      Finding& f = b.add(Kind::dcbx_mismatch, Severity::warning, place);
+      f.where.point = e.point_name;
+      f.where.mac = mac;
+      f.where.priority = d.priority;
+      if (d.kind != qos::DcbxFinding::Kind::pfc_off_on_roce_priority) f.where.dscp = d.dscp;
+      f.title = "DCBX at " + e.point_name + " from " + mac + ": " + d.text;
+      f.detail = "announced in " + std::to_string(e.repeats) + " LLDP frames";
+      f.fix = d.kind == qos::DcbxFinding::Kind::pfc_off_on_roce_priority
+                  ? "Enable PFC on priority " + std::to_string(d.priority) + " on the port or NIC with MAC " + mac +
+                        " (or make it willing to accept the switch's DCBX configuration)."
+                  : "Make the APP table of the port or NIC with MAC " + mac +
+                        " map DSCP " + std::to_string(d.dscp) + " to the priority the policy and the traffic use (" +
+                        std::to_string(d.priority) + ").";
+      f.frames = {e.first_frame};
+      f.evidence = e.repeats;
+      f.filter = "roce.dcbx.finding && eth.src == " + mac;
+    }
+  }
+}
+
+void rnr(Builder& b) {
+  std::vector<const Evidence*> items;
+  std::set<uint32_t> streams;
+  const auto [lo, hi] = b.s.evidence.of(Clue::rnr);
+  for (auto it = lo; it != hi; ++it) {
+    items.push_back(&it->second);
+    streams.insert(it->second.streams.begin(), it->second.streams.end());
+  }
+  if (items.empty()) return;
+  Finding& f = b.add(Kind::rnr, Severity::note, "");
+  f.impact = b.rnr(streams);
+  Builder::evidence(f, items, "roce.ack.nak == \"RNR\" && " + stream_filter(streams));
+  f.title = "Receiver not ready (RNR NAK) on " + streams_text(streams);
+  f.detail = "the receivers had no receive buffer posted; the senders waited " + duration(f.impact.stall_ns) +
+             " in RNR timers (an application matter, not the fabric's)";
+  f.fix = "Post receive buffers ahead of the traffic (a deeper receive queue or SRQ), or raise the RNR retry timer "
+          "the receiver advertises if waits are expected.";
+}
+
+void duplicates(Builder& b) {
+  const auto [lo, hi] = b.s.evidence.of(Clue::duplicate);
+  for (auto it = lo; it != hi; ++it) {
+    const uint32_t point = std::get<1>(it->first);
+    Finding& f = b.add(Kind::mirror_duplicates, Severity::note, b.point(point));
+    f.where.point = b.point(point);
+    f.title = "Mirror copies at " + b.point(point) + ": packets recorded twice";
+    f.detail = "the SPAN session records both directions of a port, or two ports, so packets appear twice; "
+               "the analysis discounts the copies";
+    f.fix = "Mirror one direction per session (or one port) if the copies get in the way; the statistics are not "
+            "affected.";
+    Builder::evidence(f, {&it->second}, "roce.seq.duplicate && roce.point == " + std::to_string(point));
+  }
+}
+
+}  // namespace
+
+void add_capture_findings(Builder& b) {
+  microbursts(b);
+  clocks(b);
+  merged(b);
+  bad_pfc(b);
+  dcbx(b);
+  rnr(b);
+  duplicates(b);
+}
+
+}  // namespace roceshark::triage::detail

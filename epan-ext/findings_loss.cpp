@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Findings from loss: RoCE in a lossy queue, loss between points,
+// corruption, transport timer recovery, and loss with no cause found.
+#include <algorithm>
+
+#include "epan-ext/findings_builder.h"
+
+namespace roceshark::triage::detail {
+namespace {
+
+const char* kLossSigns =
+    "(roce.seq.gap || roce.seq.retransmission || roce.seq.gbn_resend || roce.seq.timeout_retransmission || "
+    "roce.ack.nak == \"PSN sequence error\")";
+
+// mlnx_qos's --pfc argument enabling one priority.
+std::string pfc_vector(uint32_t prio) {
+  std::string v;
+  for (uint32_t p = 0; p < 8; ++p) v += std::string(p ? "," : "") + (p == prio ? "1" : "0");
+  return v;
+}
+
+// One finding per priority, over the points it shows at; losses that bad
+// ICRCs explain are corruption, not a lossy queue.
+void lossy_queues(Builder& b) {
+  struct Priority {
+    std::set<uint32_t> points, streams;
+    std::vector<const Evidence*> items;
+    uint64_t count = 0;
+  };
+  const std::set<uint32_t> corrupted = b.streams_of({Kind::icrc_bad});
+  std::map<uint32_t, Priority> by_priority;
+  const auto [lo, hi] = b.s.evidence.of(Clue::lossy);
+  for (auto it = lo; it != hi; ++it) {
+    const auto& [key, e] = *it;
+    std::set<uint32_t> streams;
+    for (uint32_t st : e.streams)
+      if (!corrupted.contains(st)) streams.insert(st);
+    if (streams.empty()) continue;
+    Priority& p = by_priority[std::get<2>(key)];
+    p.points.insert(std::get<1>(key));
+    p.streams.insert(streams.begin(), streams.end());
+    p.items.push_back(&e);
+    p.count += e.count;
+  }
+  // Where multi-point matching saw the packets go missing.
+  std::map<uint32_t, std::string> lost_at;
+  for (const auto& [k, st] : b.a.hops().hops())
+    if (st.lost) lost_at.emplace(b.a.flow_stream(k.flow), b.hop(k.from, k.to));
+  for (const auto& [prio, p] : by_priority) {
+    const std::string where = b.points(p.points);
+    Finding& f = b.add(Kind::lossy_queue, Severity::error, std::to_string(prio));
+    f.where.point = where;
+    f.where.priority = static_cast<int>(prio);
+    for (uint32_t st : p.streams)
+      if (lost_at.contains(st)) f.where.hop = lost_at.at(st);
+    f.impact = b.loss(p.streams);
+    f.title = "RoCE in a lossy queue: packets of priority " + std::to_string(prio) +
+              " are lost and no PFC pause was seen for that priority" +
+              (f.where.hop.empty() ? "" : " (lost between " + f.where.hop + ")");
+    f.detail = std::to_string(p.count) + " loss signs (gaps, NAKs, resends) on " + streams_text(p.streams) + " at " +
+               where + "; a lossless queue pauses before it drops";
+    f.fix = "Give RoCE a lossless class end to end: enable PFC on priority " + std::to_string(prio) +
+            " on every switch port and NIC of the path (NIC: mlnx_qos -i <if> --pfc " + pfc_vector(prio) +
+            "; the switch: PFC on that priority on each port), or mark RoCE into the "
+            "priority that has PFC (the policy's lossless priorities: " + b.lossless_priorities() +
+            ", e.g. map DSCP " + std::to_string(b.lossless_dscp()) + " to priority " +
+            std::to_string(b.policy.dscp_priority[static_cast<size_t>(b.lossless_dscp())]) +
+            "); check whether a firmware upgrade or reboot reset the switch QoS maps.";
+    Builder::evidence(f, p.items, point_filter(p.points) + " && roce.priority == " + std::to_string(prio) + " && " +
+                                      kLossSigns);
+  }
+}
+
+void hop_losses(Builder& b) {
+  struct Hop {
+    uint64_t lost = 0;
+    std::set<uint32_t> streams, frames;
+  };
+  std::map<std::pair<uint32_t, uint32_t>, Hop> hops;
+  for (const auto& [k, st] : b.a.hops().hops()) {
+    if (!st.lost) continue;
+    Hop& h = hops[{k.from, k.to}];
+    h.lost += st.lost;
+    h.streams.insert(b.a.flow_stream(k.flow));
+    h.frames.insert(st.first_loss_frame);
+  }
+  for (const auto& [k, h] : hops) {
+    const std::string hop = b.hop(k.first, k.second);
+    Finding& f = b.add(Kind::hop_loss, Severity::error, hop);
+    f.where.hop = hop;
+    f.where.point = b.point(k.first);
+    f.where.streams.assign(h.streams.begin(), h.streams.end());
+    f.impact = b.loss(h.streams);
+    f.title = std::to_string(h.lost) + (h.lost == 1 ? " packet" : " packets") + " lost between " +
+              b.point(k.first) + " and " + b.point(k.second);
+    f.detail = "seen at " + b.point(k.first) + ", never at " + b.point(k.second) + " (" + streams_text(h.streams) +
+               "); the frames are marked roce.hop.lost_after on a second pass (tshark -2, the GUI)";
+    f.fix = "A device between " + b.point(k.first) + " and " + b.point(k.second) +
+            " drops RoCE: read its drop counters for the RoCE queue. Buffer or WRED drops in the RoCE class mean "
+            "PFC is off (or its headroom too small) on that queue; CRC or symbol errors mean a bad link or optic.";
+    f.frames.assign(h.frames.begin(), h.frames.end());
+    if (f.frames.size() > Evidence::kFrames) f.frames.resize(Evidence::kFrames);
+    f.evidence = h.lost;
+    f.filter = "roce.hop.lost_after && roce.point == " + std::to_string(k.first);
+  }
+}
+
+void corruption(Builder& b) {
+  std::map<uint32_t, std::vector<const Evidence*>> by_point;
+  const auto [lo, hi] = b.s.evidence.of(Clue::icrc);
+  for (auto it = lo; it != hi; ++it) by_point[std::get<2>(it->first)].push_back(&it->second);
+  for (const auto& [point, items] : by_point) {
+    std::set<uint32_t> streams;
+    for (const Evidence* e : items) streams.insert(e->streams.begin(), e->streams.end());
+    Finding& f = b.add(Kind::icrc_bad, Severity::error, b.point(point));
+    f.where.point = b.point(point);
+    f.impact = b.loss(streams);
+    Builder::evidence(f, items, "roce.icrc_bad && roce.point == " + std::to_string(point));
+    f.title = "Corrupted RoCE packets (bad ICRC) at " + b.point(point);
+    f.detail = std::to_string(f.evidence) + " packets of " + streams_text(streams) +
+               " arrive with a wrong ICRC; the receiver drops them silently";
+    f.fix = "The packets are damaged before " + b.point(point) +
+            ": check the links and optics upstream (FEC, CRC and symbol error counters; reseat or replace the "
+            "cable or transceiver). A device that rewrites invariant header fields breaks the ICRC too.";
+  }
+}
+
+void timeouts(Builder& b) {
+  std::vector<const Evidence*> items;
+  std::set<uint32_t> streams;
+  const auto [lo, hi] = b.s.evidence.of(Clue::timeout);
+  for (auto it = lo; it != hi; ++it) {
+    items.push_back(&it->second);
+    streams.insert(it->second.streams.begin(), it->second.streams.end());
+  }
+  if (items.empty()) return;
+  Finding& f = b.add(Kind::timeout_retransmission, Severity::error, "");
+  f.impact = b.timeouts(streams);
+  Builder::evidence(f, items, "roce.seq.timeout_retransmission && " + stream_filter(streams));
+  f.title = "Transport timer retransmissions on " + streams_text(streams);
+  f.detail = "losses no NAK reported (tail drops, lost ACKs or NAKs, or a pause longer than the timer): the QPs "
+             "sat idle " + duration(f.impact.timeout_ns) + " waiting for the timer";
+  f.fix = "Every timer expiry idles the QP for the whole timeout. Find what was lost (see the loss and PFC "
+          "findings) and fix that first; on a lossless fabric also lower the QP's transport timeout (the "
+          "'timeout' QP attribute, 4.096 us x 2^n) so a rare loss costs less, keeping it above the longest "
+          "expected pause.";
+}
+
+void unexplained(Builder& b) {
+  const std::set<uint32_t> explained =
+      b.streams_of({Kind::lossy_queue, Kind::dscp_not_lossless, Kind::dscp_remarked, Kind::pcp_mismatch,
+                    Kind::inconsistent_marking, Kind::hop_loss, Kind::icrc_bad});
+  std::set<uint32_t> streams;
+  for (const auto& [k, r] : b.s.qp.rows())
+    if ((r.gaps || r.naks[static_cast<size_t>(NakCode::psn_sequence_error)]) && !explained.contains(r.stream))
+      streams.insert(r.stream);
+  if (streams.empty()) return;
+  std::vector<const Evidence*> items;
+  const auto [lo, hi] = b.s.evidence.of(Clue::loss);
+  for (auto it = lo; it != hi; ++it)
+    for (uint32_t st : it->second.streams)
+      if (streams.contains(st)) {
+        items.push_back(&it->second);
+        break;
+      }
+  Finding& f = b.add(Kind::loss, Severity::error, "");
+  f.where.streams.assign(streams.begin(), streams.end());
+  f.impact = b.loss(streams);
+  Builder::evidence(f, items, stream_filter(streams) + " && " + kLossSigns);
+  f.title = "Packet loss and go-back-N recovery on " + streams_text(streams) + ", cause not seen in this capture";
+  f.detail = "gaps or sequence-error NAKs with no lossy class, rewrite or corruption to explain them";
+  f.fix = "Something on the path drops RoCE in its lossless class: read the discard counters of the switches on "
+          "the path for the RoCE queue, or capture at more points (the triage then names the hop that loses "
+          "them).";
+}
+
+}  // namespace
+
+void add_loss_findings(Builder& b) {
+  hop_losses(b);
+  corruption(b);
+  lossy_queues(b);
+  timeouts(b);
+  unexplained(b);
+}
+
+}  // namespace roceshark::triage::detail

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Findings from the marking: QoS checks, rewrites between points, ECN-CE
+// that no CNP answers.
+#include <algorithm>
+
+#include "epan-ext/findings_builder.h"
+
+namespace roceshark::triage::detail {
+namespace {
+
+using qos::Check;
+
+// One check failing, over every point it fails at.
+struct Failing {
+  std::set<uint32_t> points, streams;
+  std::vector<const Evidence*> items;
+  uint64_t count = 0;
+};
+
+// The marking counts of these connections' flows at these points.
+struct Marking {
+  std::map<int, uint64_t> dscp, pcp, priority, cnp_dscp, cnp_pcp;
+};
+
+Marking marking(const Builder& b, const Failing& f) {
+  Marking m;
+  const auto add = [](std::map<int, uint64_t>& to, const qos::ValueCounts& c) {
+    for (auto [v, n] : c.by_count()) to[v] += n;
+  };
+  for (const auto& [k, r] : b.s.qos.rows()) {
+    if (!f.points.contains(std::get<1>(k)) || !f.streams.contains(r.stream)) continue;
+    add(m.dscp, r.dscp), add(m.pcp, r.pcp), add(m.priority, r.priority);
+    add(m.cnp_dscp, r.cnp_dscp), add(m.cnp_pcp, r.cnp_pcp);
+  }
+  return m;
+}
+
+// The most common value that `pick` accepts, or -2.
+template <typename Pred>
+int dominant(const std::map<int, uint64_t>& counts, Pred pick) {
+  int best = -2;
+  uint64_t most = 0;
+  for (auto [v, n] : counts)
+    if (pick(v) && n > most) best = v, most = n;
+  return best;
+}
+
+std::string pcp_text(int pcp) { return pcp < 0 ? "untagged" : "PCP " + std::to_string(pcp); }
+
+std::string values(const std::map<int, uint64_t>& counts, const char* what) {
+  std::string s;
+  for (auto [v, n] : counts) s += (s.empty() ? "" : ", ") + (v < 0 ? std::string("untagged") : what + std::to_string(v));
+  return s;
+}
+
+// The hop where these connections' marking is rewritten before reaching
+// one of these points, if the capture shows one.
+std::string rewritten_before(const Builder& b, const Failing& f) {
+  const auto [lo, hi] = b.s.evidence.of(Clue::remark);
+  for (auto it = lo; it != hi; ++it) {
+    const auto& [key, e] = *it;
+    if (!f.points.contains(std::get<2>(key))) continue;
+    for (uint32_t st : e.streams)
+      if (f.streams.contains(st)) return b.point(std::get<1>(key)) + " and " + b.point(std::get<2>(key));
+  }
+  return {};
+}
+
+Finding& open(Builder& b, Kind k, Severity sev, const Failing& f, Check c) {
+  Finding& x = b.add(k, sev, b.points(f.points));
+  x.where.point = b.points(f.points);
+  Builder::evidence(x, f.items, std::string("roce.qos.") + qos::check_name(c) + " && " + point_filter(f.points));
+  return x;
+}
+
+std::string fix_rewrite(const std::string& hop) {
+  return "The senders mark RoCE correctly: the marking is rewritten between " + hop +
+         ". Fix that rewrite (see its finding) and this goes with it.";
+}
+
+void lossy_class(Builder& b, const Failing& fl) {
+  const Marking m = marking(b, fl);
+  const bool by_pcp = b.policy.trust == qos::Trust::pcp;
+  const int value = by_pcp ? dominant(m.pcp, [&](int v) { return !b.policy.lossless(static_cast<uint8_t>(v < 0 ? 0 : v)); })
+                           : dominant(m.dscp, [&](int v) { return !b.policy.lossless(b.policy.dscp_priority[v & 63]); });
+  const int prio = by_pcp ? std::max(value, 0) : (value >= 0 ? b.policy.dscp_priority[value & 63] : -1);
+  Finding& f = open(b, Kind::dscp_not_lossless, Severity::error, fl, Check::dscp_not_lossless);
+  if (!by_pcp && value >= 0) f.where.dscp = value;
+  f.where.priority = prio;
+  f.impact = b.loss(fl.streams);
+  const std::string marked = by_pcp ? pcp_text(value) : "DSCP " + std::to_string(value);
+  f.title = "RoCE in a lossy class at " + b.points(fl.points) + ": " + marked + " -> priority " +
+            std::to_string(prio) + " (lossless: " + b.lossless_priorities() + ")";
+  f.detail = std::to_string(fl.count) + " RoCE packets of " + streams_text(fl.streams) + " are queued in priority " +
+             std::to_string(prio) + ", which has no PFC under the policy";
+  const int d = b.lossless_dscp();
+  if (const std::string hop = rewritten_before(b, fl); !hop.empty()) {
+    f.detail += "; they leave the sender marked right and are rewritten between " + hop;
+    f.fix = fix_rewrite(hop);
+  } else if (by_pcp) {
+    f.fix = "Tag RoCE with a lossless PCP (" + b.lossless_priorities() +
+            ") at the senders (the NIC's VLAN egress priority for RoCE), or enable PFC on priority " +
+            std::to_string(prio) + " on every port of the path.";
+  } else {
+    f.fix = "Mark RoCE with DSCP " + std::to_string(d) + " (priority " +
+            std::to_string(b.policy.dscp_priority[static_cast<size_t>(d)]) +
+            ", lossless) at the senders (the NIC's RoCE traffic class, e.g. rdma_cm ToS " + std::to_string(d << 2 | 2) +
+            " = DSCP " + std::to_string(d) + " with ECT(0)), or map DSCP " + std::to_string(value) +
+            " to a lossless priority with PFC enabled on every switch port of the path; check whether a firmware "
+            "upgrade or reboot reset the QoS maps.";
+  }
+}
+
+void pcp_mismatch(Builder& b, const Failing& fl) {
+  const Marking m = marking(b, fl);
+  const int pcp = dominant(m.pcp, [](int) { return true; });
+  const int dscp = dominant(m.dscp, [](int) { return true; });
+  const int want = dscp >= 0 ? b.policy.dscp_priority[dscp & 63] : -1;
+  Finding& f = open(b, Kind::pcp_mismatch, Severity::warning, fl, Check::pcp_mismatch);
+  f.where.dscp = dscp;
+  f.where.priority = pcp;
+  f.impact = b.loss(fl.streams);
+  f.title = "PCP and DSCP disagree at " + b.points(fl.points) + ": " + pcp_text(pcp) + ", DSCP " +
+            std::to_string(dscp) + " (priority " + std::to_string(want) + ")";
+  f.detail = std::to_string(fl.count) + " packets of " + streams_text(fl.streams) +
+             " land in different queues on ports that trust PCP and on ports that trust DSCP";
+  if (const std::string hop = rewritten_before(b, fl); !hop.empty()) {
+    f.detail += "; the DSCP is rewritten between " + hop + ", the PCP is not";
+    f.fix = fix_rewrite(hop);
+  } else {
+    f.fix = "Make the senders tag RoCE with PCP " + std::to_string(want) +
+            " (the NIC's VLAN egress priority for the RoCE traffic class), or set every switch port on the path to "
+            "the same trust mode (the policy trusts " + qos::trust_name(b.policy.trust) + ").";
+  }
+}
+
+void ecn_off(Builder& b, const Failing& fl) {
+  Finding& f = open(b, Kind::ecn_not_capable, Severity::warning, fl, Check::ecn_not_capable);
+  f.impact = b.pause(fl.streams);
+  f.title = "RoCE data without ECN (Not-ECT) at " + b.points(fl.points);
+  f.detail = std::to_string(fl.count) + " packets of " + streams_text(fl.streams) +
+             " cannot be ECN-marked: DCQCN cannot slow these senders, so congestion ends in PFC pauses";
+  f.fix = "Enable ECN and DCQCN on the sending NICs (the RoCE ToS must carry ECT(0), e.g. ToS 106; mlx5: "
+          "/sys/class/net/<if>/ecn/roce_rp/enable/<prio> = 1), and check that no device on the way clears the ECN "
+          "bits.";
+}
+
+void cnp_class(Builder& b, const Failing& fl) {
+  const Marking m = marking(b, fl);
+  Finding& f = open(b, Kind::cnp_class, Severity::warning, fl, Check::cnp_class);
+  const int dscp = dominant(m.cnp_dscp, [&](int v) { return v != b.policy.cnp_dscp; });
+  if (dscp >= 0) f.where.dscp = dscp;
+  std::string seen = values(m.cnp_dscp, "DSCP ");
+  if (!m.cnp_pcp.empty()) seen += " / " + values(m.cnp_pcp, "PCP ");
+  f.title = "CNPs in the wrong class at " + b.points(fl.points) + ": " + seen + ", expected DSCP " +
+            std::to_string(b.policy.cnp_dscp) + " / priority " + std::to_string(b.policy.cnp_priority);
+  f.detail = std::to_string(fl.count) + " CNPs of " + streams_text(fl.streams) +
+             " queue behind data (or are dropped), so DCQCN learns of congestion late";
+  f.fix = "Set the receivers' CNP marking to DSCP " + std::to_string(b.policy.cnp_dscp) + " and priority " +
+          std::to_string(b.policy.cnp_priority) +
+          " (mlx5: /sys/class/net/<if>/ecn/roce_np/cnp_dscp and cnp_802p_prio) and give that class strict "
+          "priority on the switches.";
+}
+
+void inconsistent(Builder& b, const Failing& fl) {
+  const Marking m = marking(b, fl);
+  Finding& f = open(b, Kind::inconsistent_marking, Severity::warning, fl, Check::inconsistent_marking);
+  f.impact = b.loss(fl.streams);
+  f.title = "RoCE marking changes during the capture at " + b.points(fl.points) + " (" + values(m.dscp, "DSCP ") + ")";
+  f.detail = std::to_string(fl.count) + " packets of " + streams_text(fl.streams) +
+             " differ from the marking their connection started with";
+  f.fix = "A sender or a device changed the RoCE marking mid-run: compare the NIC QoS settings (trust mode, RoCE "
+          "ToS) of the senders and the switch QoS policies with their intended values; a reboot, driver reload or "
+          "firmware change can reset them.";
+}
+
+void checks(Builder& b) {
+  std::map<Check, Failing> by_check;
+  const auto [lo, hi] = b.s.evidence.of(Clue::qos);
+  for (auto it = lo; it != hi; ++it) {
+    const auto& [key, e] = *it;
+    Failing& f = by_check[static_cast<Check>(std::get<1>(key))];
+    f.points.insert(std::get<2>(key));
+    f.streams.insert(e.streams.begin(), e.streams.end());
+    f.items.push_back(&e);
+    f.count += e.count;
+  }
+  for (const auto& [check, f] : by_check) {
+    switch (check) {
+      case Check::dscp_not_lossless: lossy_class(b, f); break;
+      case Check::pcp_mismatch: pcp_mismatch(b, f); break;
+      case Check::ecn_not_capable: ecn_off(b, f); break;
+      case Check::cnp_class: cnp_class(b, f); break;
+      case Check::inconsistent_marking: inconsistent(b, f); break;
+    }
+  }
+}
+
+void remarks(Builder& b) {
+  struct Hop {
+    std::vector<const Evidence*> items;
+    std::vector<Remark> changes;
+    std::set<uint32_t> streams;
+  };
+  std::map<std::pair<uint32_t, uint32_t>, Hop> hops;
+  const auto [lo, hi] = b.s.evidence.of(Clue::remark);
+  for (auto it = lo; it != hi; ++it) {
+    Hop& h = hops[{std::get<1>(it->first), std::get<2>(it->first)}];
+    h.items.push_back(&it->second);
+    h.changes.push_back(Remark::of(std::get<3>(it->first)));
+    h.streams.insert(it->second.streams.begin(), it->second.streams.end());
+  }
+  for (const auto& [k, h] : hops) {
+    const auto lossless = [&](uint8_t dscp, int pcp) { return b.policy.lossless(b.policy.priority_of(dscp, pcp)); };
+    bool into_lossy = false, dscp_changed = false;
+    std::string what;
+    for (const Remark& r : h.changes) {
+      into_lossy = into_lossy || (lossless(r.old_dscp, r.old_pcp) && !lossless(r.new_dscp, r.new_pcp));
+      std::string one;
+      if (r.old_dscp != r.new_dscp) {
+        dscp_changed = true;
+        one = "DSCP " + std::to_string(r.old_dscp) + " -> " + std::to_string(r.new_dscp);
+      }
+      if (r.old_pcp != r.new_pcp) one += (one.empty() ? "" : ", ") + pcp_text(r.old_pcp) + " -> " + pcp_text(r.new_pcp);
+      if (what.find(one) == std::string::npos) what += (what.empty() ? "" : "; ") + one;
+    }
+    const std::string hop = b.hop(k.first, k.second);
+    Finding& f = b.add(Kind::dscp_remarked, into_lossy ? Severity::error : Severity::warning, hop);
+    f.where.hop = hop;
+    f.where.point = b.point(k.second);
+    f.where.dscp = h.changes.front().new_dscp;
+    if (into_lossy) f.impact = b.loss(h.streams);
+    f.title = std::string(dscp_changed ? "DSCP" : "PCP") + " rewritten between " + b.point(k.first) + " and " +
+              b.point(k.second) + ": " + what;
+    f.detail = streams_text(h.streams) + (into_lossy ? ": the new marking puts RoCE in a lossy class downstream"
+                                                     : ": the new marking still maps to a lossless priority");
+    const int d = b.lossless_dscp();
+    f.fix = "A device between " + b.point(k.first) + " and " + b.point(k.second) +
+            " rewrites the RoCE marking: typically an ingress port not set to trust DSCP (it re-marks to the port "
+            "default), a QoS or ACL rewrite rule, or QoS maps reset by a firmware upgrade or reboot. Set the ports "
+            "between to trust DSCP and remove the rewrite, so RoCE keeps DSCP " + std::to_string(d) +
+            " (priority " + std::to_string(b.policy.dscp_priority[static_cast<size_t>(d)]) + ", lossless) end to end.";
+    Builder::evidence(f, h.items, "roce.hop.remarked && roce.point == " + std::to_string(k.second) +
+                                      " && roce.hop.prev_point == " + std::to_string(k.first));
+  }
+}
+
+// DCQCN's notification point is a NIC setting: a receiver that sends no CNP
+// at all, though it got CE marks and kept answering after them, has it off.
+void ce_without_cnp(Builder& b) {
+  std::set<std::string> senders;
+  for (uint32_t flow : b.s.evidence.cnp_flows()) senders.insert(b.a.flow_key(flow).src.to_string());
+  struct Receiver {
+    std::vector<const Evidence*> items;
+    std::set<uint32_t> streams, points;
+  };
+  std::map<std::string, Receiver> by_receiver;
+  for (const auto& [k, q] : b.s.impact.rows()) {
+    if (!q->ce || q->last_response_ns <= q->first_ce_ns) continue;
+    const std::string dst = b.a.flow_key(q->flow).dst.to_string();
+    if (senders.contains(dst)) continue;
+    Receiver& r = by_receiver[dst];
+    r.streams.insert(q->stream);
+    r.points.insert(q->point);
+    const auto it = b.s.evidence.items().find({Clue::ce, q->flow, q->point, 0});
+    if (it != b.s.evidence.items().end()) r.items.push_back(&it->second);
+  }
+  for (const auto& [addr, r] : by_receiver) {
+    Finding& f = b.add(Kind::ce_without_cnp, Severity::warning, addr);
+    f.where.point = b.points(r.points);
+    f.impact = b.pause(r.streams);
+    Builder::evidence(f, r.items,
+                      stream_filter(r.streams) + " && " + point_filter(r.points) +
+                          " && roce.role == \"request\" && (ip.dsfield.ecn == 3 || ipv6.tclass.ecn == 3)");
+    f.title = "ECN-CE marks but no CNP from receiver " + addr + " (its DCQCN notification point is off)";
+    f.detail = std::to_string(f.evidence) + " CE-marked requests to " + addr + " (" + streams_text(r.streams) +
+               "); it kept answering after them, never with a CNP";
+    f.fix = "Enable the DCQCN notification point on " + addr +
+            "'s NIC for the RoCE priority (mlx5: /sys/class/net/<if>/ecn/roce_np/enable/<prio> = 1), so it "
+            "answers ECN-CE with CNPs; without them the senders never slow down and congestion ends in PFC "
+            "pauses.";
+  }
+}
+
+}  // namespace
+
+void add_qos_findings(Builder& b) {
+  remarks(b);
+  checks(b);
+  ce_without_cnp(b);
+}
+
+}  // namespace roceshark::triage::detail

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "epan-ext/health.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "epan-ext/findings_builder.h"
+
+namespace roceshark::triage {
+namespace {
+
+Metric metric(const char* name, const char* label, const char* unit, std::optional<double> value, Threshold t,
+              std::string detail) {
+  Metric m{name, label, unit, value, t, Grade::na, std::move(detail)};
+  if (value) m.grade = *value > t.fail ? Grade::fail : *value > t.warn ? Grade::warn : Grade::pass;
+  return m;
+}
+
+}  // namespace
+
+const char* grade_name(Grade g) {
+  switch (g) {
+    case Grade::na: return "N/A";
+    case Grade::pass: return "PASS";
+    case Grade::warn: return "WARN";
+    case Grade::fail: return "FAIL";
+  }
+  return "?";
+}
+
+Health assess(const ReportStats& s, const Analyzer& a, const Findings& f) {
+  const HealthLimits& lim = a.config().health;
+  const double span_s = static_cast<double>(f.span_ns) / 1e9;
+  Health h;
+
+  // Per QP, the point that saw most of it.
+  std::map<uint32_t, const QpImpact*> qp;
+  for (const auto& [k, q] : s.impact.rows()) {
+    const QpImpact*& best = qp[q->flow];
+    if (!best || q->originals > best->originals) best = q;
+  }
+  uint64_t originals = 0, runs = 0, ce = 0;
+  for (const auto& [flow, q] : qp) originals += q->originals, runs += q->runs, ce += q->ce;
+  uint64_t hop_lost = 0;
+  for (const auto& [k, l] : s.hops.losses()) hop_lost += l.lost;
+  const uint64_t events = std::max(runs, hop_lost);
+  std::optional<double> ratio;
+  if (originals) ratio = 100.0 * static_cast<double>(events) / static_cast<double>(originals);
+  h.metrics.push_back(metric("loss", "Loss", "%", ratio, lim.loss_pct,
+                             std::to_string(events) + " loss or timer recoveries in " + std::to_string(originals) +
+                                 " requests"));
+
+  std::optional<double> worst;
+  std::string worst_hop = "no hop between capture points";
+  for (const auto& [k, row] : s.hops.hops()) {
+    if (!row.latency_ns.count()) continue;
+    const double us = row.latency_ns.mean() / 1e3;
+    if (!worst || us > *worst) worst = us, worst_hop = a.point_name(k.first) + " -> " + a.point_name(k.second);
+  }
+  h.metrics.push_back(metric("hop_latency", "Hop latency (avg)", "us", worst, lim.hop_latency_us, worst_hop));
+
+  std::optional<double> rate, paused;
+  std::string busiest = "no PFC frames";
+  if (span_s > 0) rate = 0.0, paused = 0.0;
+  const auto episodes = s.pfc.episodes(a);
+  for (const auto& [key, row] : s.pfc.rows()) {
+    if (span_s <= 0) break;
+    const double r = static_cast<double>(row.frames) / span_s;
+    uint64_t p = 0;
+    if (const auto it = episodes.find(key); it != episodes.end())
+      for (const auto& e : it->second) p += e.paused_ns;
+    const double pct = 100.0 * static_cast<double>(p) / static_cast<double>(f.span_ns);
+    const std::string where = a.point_name(row.point) + ", " + mac_to_string(row.mac) + ", priority " +
+                              std::to_string(row.priority);
+    if (r > *rate) rate = r, busiest = where;
+    paused = std::max(*paused, pct);
+  }
+  h.metrics.push_back(metric("pfc_rate", "PFC frames", "/s", rate, lim.pfc_per_s, busiest));
+  h.metrics.push_back(metric("paused", "Paused", "%", paused, lim.paused_pct, "of the capture span, busiest class"));
+
+  std::optional<double> ce_pct;
+  if (originals) ce_pct = 100.0 * static_cast<double>(ce) / static_cast<double>(originals);
+  h.metrics.push_back(metric("ce", "ECN-CE", "%", ce_pct, lim.ce_pct, std::to_string(ce) + " requests marked CE"));
+
+  std::optional<double> stall;
+  if (f.qps && f.span_ns) stall = 100.0 * f.stalled_share;
+  h.metrics.push_back(metric("stall", "Stalled", "%", stall, lim.stall_pct,
+                             detail::duration(f.stalled_ns) + " of QP time waiting on the network"));
+
+  uint64_t errors = 0, warnings = 0;
+  for (const Finding& x : f.list) errors += x.severity == Severity::error, warnings += x.severity == Severity::warning;
+  Metric m = metric("findings", "Findings", "count", static_cast<double>(errors), {0, 0},
+                    std::to_string(errors) + " errors, " + std::to_string(warnings) + " warnings");
+  m.grade = errors ? Grade::fail : warnings ? Grade::warn : Grade::pass;
+  h.metrics.push_back(m);
+
+  for (const Metric& x : h.metrics) h.overall = std::max(h.overall, x.grade);
+  return h;
+}
+
+}  // namespace roceshark::triage
+
+namespace roceshark::triage {
+namespace {
+
+std::optional<double> decimal(std::string_view t) {
+  while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
+  while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+  double v = 0;
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (t.empty() || ec != std::errc{} || end != t.data() + t.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+std::optional<Threshold> parse_threshold(std::string_view text, std::string& error) {
+  const size_t comma = text.find(',');
+  const auto warn = decimal(text.substr(0, comma));
+  const auto fail = comma == std::string_view::npos ? std::nullopt : decimal(text.substr(comma + 1));
+  if (!warn || !fail) {
+    error = "expected WARN,FAIL (two numbers, e.g. 0.001,0.01), got '" + std::string(text) + "'";
+    return std::nullopt;
+  }
+  if (*warn < 0 || *fail < *warn) {
+    error = "need 0 <= WARN <= FAIL, got '" + std::string(text) + "'";
+    return std::nullopt;
+  }
+  return Threshold{*warn, *fail};
+}
+
+std::string format_threshold(const Threshold& t) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g,%g", t.warn, t.fail);
+  return buf;
+}
+
+}  // namespace roceshark::triage

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "epan-ext/impact_stats.h"
+
+#include <algorithm>
+
+namespace roceshark::triage {
+
+void ImpactStats::add(const TapRecord& r) {
+  if (!seen_) timeline_.start(first_ns_ = r.ts_ns);
+  seen_ = true;
+  last_ns_ = std::max(last_ns_, r.ts_ns);
+  timeline_.reach(r.ts_ns);
+  const Verdict* v = r.verdict;
+  if (!v || v->untracked || v->truncated || v->row_flow == kNoId || v->seq == SeqClass::duplicate) return;
+  if (v->role != Role::request && v->role != Role::response) return;
+  QpImpact& q = row(*v);
+  if (v->pfc.held && v->pfc.stall_ns) {
+    const uint64_t from = r.ts_ns - std::min(r.ts_ns, v->pfc.stall_ns);
+    q.pause_ns += v->pfc.stall_ns;
+    q.stalled.add(from, r.ts_ns);
+    if (q.timeline < 0) q.timeline = timeline_.add_row();
+    timeline_.spread(q.timeline, Timeline::paused_ns, from, r.ts_ns);
+  }
+  if (v->role == Role::request)
+    on_request(q, *v, r.ts_ns);
+  else
+    on_response(q, *v, r.ts_ns);
+}
+
+QpImpact& ImpactStats::row(const Verdict& v) {
+  auto [it, added] = rows_.try_emplace(uint64_t{v.row_flow} << 32 | v.point);
+  if (added) it->second.stream = v.stream, it->second.flow = v.row_flow, it->second.point = v.point;
+  return it->second;
+}
+
+void ImpactStats::recover(QpImpact& q, uint64_t from, uint64_t to) {
+  if (to <= from) return;
+  (q.open_rnr ? q.rnr_ns : q.recovery_ns) += to - from;
+  if (q.open_timeout) q.timeout_recovery_ns += to - from;
+  if (q.open_rnr) return;
+  q.stalled.add(from, to);
+  timeline_.spread(q.timeline, Timeline::stalled_ns, from, to);
+}
+
+void ImpactStats::on_request(QpImpact& q, const Verdict& v, uint64_t ts) {
+  if (v.pkt.ecn == 3 && !q.ce++) q.first_ce_ns = ts;
+  if (!is_retransmission(v.seq)) {
+    ++q.originals;
+    q.open = false;
+    if (v.seq == SeqClass::gap && !q.evidence_ns) q.evidence_ns = ts;
+    return;
+  }
+  ++q.retransmissions;
+  if (q.timeline < 0) q.timeline = timeline_.add_row();
+  timeline_.count(q.timeline, ts);
+  if (q.open) {
+    recover(q, q.run_last_ns, ts);
+    q.run_last_ns = ts;
+    return;
+  }
+  q.open = true;
+  q.open_timeout = v.seq == SeqClass::timeout_retransmission;
+  q.open_rnr = v.seq == SeqClass::rnr_retry;
+  uint64_t start = ts;
+  if (q.open_rnr) {
+    ++q.rnr_runs;
+    if (q.rnr_nak_ns) start = q.rnr_nak_ns;
+  } else {
+    ++q.runs;
+    if (q.open_timeout) {
+      ++q.timeout_runs;
+      q.timeout_ns += std::min(ts, v.quiet_ns);
+      start = ts - std::min(ts, v.quiet_ns);
+    } else if (q.evidence_ns) {
+      start = q.evidence_ns;
+    }
+  }
+  q.evidence_ns = q.rnr_nak_ns = 0;
+  recover(q, start, ts);
+  q.run_last_ns = ts;
+}
+
+void ImpactStats::on_response(QpImpact& q, const Verdict& v, uint64_t ts) {
+  q.last_response_ns = ts;
+  if (v.nak == NakCode::psn_sequence_error && !q.evidence_ns) q.evidence_ns = ts;
+  if (v.nak == NakCode::rnr) q.rnr_nak_ns = ts;
+}
+
+std::map<std::pair<uint32_t, uint32_t>, const QpImpact*> ImpactStats::rows() const {
+  std::map<std::pair<uint32_t, uint32_t>, const QpImpact*> out;
+  for (const auto& [k, q] : rows_) out[{q.flow, q.point}] = &q;
+  return out;
+}
+
+}  // namespace roceshark::triage

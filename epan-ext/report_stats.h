@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Every statistic at once, fed from one listener: what `-z roce,report`
+// and `-z roce,triage` read.
+#pragma once
+#include "epan-ext/evidence.h"
+#include "epan-ext/hop_stats.h"
+#include "epan-ext/impact_stats.h"
+#include "epan-ext/pfc_stats.h"
+#include "epan-ext/qos_stats.h"
+#include "epan-ext/qp_stats.h"
+
+namespace roceshark {
+
+struct ReportStats {
+  QpStats qp;
+  pfc::PfcStats pfc;
+  qos::QosStats qos;
+  hop::HopStats hops;
+  triage::ImpactStats impact;
+  triage::EvidenceStats evidence;
+  void add(const TapRecord& r) {
+    qp.add(r);
+    pfc.add(r);
+    qos.add(r);
+    hops.add(r);
+    impact.add(r);
+    evidence.add(r);
+  }
+  void clear() { *this = ReportStats{}; }
+};
+
+}  // namespace roceshark
