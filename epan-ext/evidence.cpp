@@ -56,6 +56,8 @@ void EvidenceStats::add_roce(const TapRecord& r, const Verdict& v) {
   if (loss_sign) note(Clue::loss, v.row_flow, v.point, 0, v.frame, s);
   if (v.seq == SeqClass::timeout_retransmission) note(Clue::timeout, v.row_flow, v.point, 0, v.frame, s);
   if (v.nak == NakCode::rnr) note(Clue::rnr, v.row_flow, v.point, 0, v.frame, s);
+  if (v.nak != NakCode::none && v.nak != NakCode::rnr && v.nak != NakCode::psn_sequence_error)
+    note(Clue::nak_error, static_cast<uint32_t>(v.nak), v.point, 0, v.frame, s);
   if (v.role == Role::request && v.pkt.ecn == 3) note(Clue::ce, v.row_flow, v.point, 0, v.frame, s);
   // The engine flags the first loss sign on a priority without PFC; the
   // ones after it at that place are evidence too.

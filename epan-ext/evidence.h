@@ -25,6 +25,7 @@ enum class Clue : uint8_t {
   loss,         // gap, NAK or resend: a = request flow, b = point
   timeout,      // timer resend: a = request flow, b = point
   rnr,          // RNR NAK: a = request flow, b = point
+  nak_error,    // error NAK (the QP is dead): a = NakCode, b = point
   ce,           // ECN-CE request: a = request flow, b = point
   icrc,         // bad ICRC: a = request flow, b = point
   storm,        // PFC frame in a storm: a = point, b = priority, c = pausing MAC

@@ -2,6 +2,7 @@
 // Findings about hops' queueing, the capture itself and the hosts:
 // microbursts, clocks, merged points, malformed PFC frames, DCBX
 // announcements, RNR waits and mirror copies.
+#include "epan-ext/aeth.h"
 #include "epan-ext/findings_builder.h"
 
 namespace roceshark::triage::detail {
@@ -138,6 +139,41 @@ void rnr(Builder& b) {
           "the receiver advertises if waits are expected.";
 }
 
+// Error NAKs end their QP: the job on it fails, whatever the fabric does.
+void nak_errors(Builder& b) {
+  std::map<uint32_t, std::pair<std::vector<const Evidence*>, std::set<uint32_t>>> by_code;
+  const auto [lo, hi] = b.s.evidence.of(Clue::nak_error);
+  for (auto it = lo; it != hi; ++it) {
+    auto& [items, points] = by_code[std::get<1>(it->first)];
+    items.push_back(&it->second);
+    points.insert(std::get<2>(it->first));
+  }
+  for (const auto& [code, entry] : by_code) {
+    const auto nak = static_cast<NakCode>(code);
+    const std::string name = nak_name(nak);
+    Finding& f = b.add(Kind::nak_error, Severity::warning, name);
+    f.where.point = b.points(entry.second);
+    Builder::evidence(f, entry.first, "roce.ack.nak == \"" + name + "\"");
+    f.title = "QPs ended by a " + name + " NAK on " + streams_text({f.where.streams.begin(), f.where.streams.end()});
+    f.detail = "the responder refused a request and moved the QP to the error state: nothing more flows on it";
+    switch (nak) {
+      case NakCode::remote_access_error:
+        f.fix = "The responder rejected an RDMA access: a wrong rkey, an address outside the memory region, or "
+                "missing access rights (remote read/write/atomic) on it. Check the application's memory "
+                "registration and the keys it exchanges.";
+        break;
+      case NakCode::invalid_request:
+        f.fix = "The responder cannot serve the request (an opcode or length it does not support, or QP "
+                "attributes that disagree, e.g. the maximum message size or atomics): compare both ends' QP "
+                "setup.";
+        break;
+      default:
+        f.fix = "The responder's NIC failed the operation: check its kernel log and NIC health counters.";
+        break;
+    }
+  }
+}
+
 void duplicates(Builder& b) {
   const auto [lo, hi] = b.s.evidence.of(Clue::duplicate);
   for (auto it = lo; it != hi; ++it) {
@@ -162,6 +198,7 @@ void add_capture_findings(Builder& b) {
   bad_pfc(b);
   dcbx(b);
   rnr(b);
+  nak_errors(b);
   duplicates(b);
 }
 

@@ -8,9 +8,9 @@
 namespace roceshark::triage::detail {
 namespace {
 
+// roce.seq.retransmission is on every kind of resend, RNR retries too.
 const char* kLossSigns =
-    "(roce.seq.gap || roce.seq.retransmission || roce.seq.gbn_resend || roce.seq.timeout_retransmission || "
-    "roce.ack.nak == \"PSN sequence error\")";
+    "(roce.seq.gap || roce.seq.retransmission || roce.ack.nak == \"PSN sequence error\") && !roce.seq.rnr_retry";
 
 // mlnx_qos's --pfc argument enabling one priority.
 std::string pfc_vector(uint32_t prio) {
@@ -66,8 +66,8 @@ void lossy_queues(Builder& b) {
             ", e.g. map DSCP " + std::to_string(b.lossless_dscp()) + " to priority " +
             std::to_string(b.policy.dscp_priority[static_cast<size_t>(b.lossless_dscp())]) +
             "); check whether a firmware upgrade or reboot reset the switch QoS maps.";
-    Builder::evidence(f, p.items, point_filter(p.points) + " && roce.priority == " + std::to_string(prio) + " && " +
-                                      kLossSigns);
+    Builder::evidence(f, p.items, point_filter(p.points) + " && roce.priority == " + std::to_string(prio) + " && (" +
+                                      kLossSigns + ")");
   }
 }
 
@@ -166,7 +166,7 @@ void unexplained(Builder& b) {
   Finding& f = b.add(Kind::loss, Severity::error, "");
   f.where.streams.assign(streams.begin(), streams.end());
   f.impact = b.loss(streams);
-  Builder::evidence(f, items, stream_filter(streams) + " && " + kLossSigns);
+  Builder::evidence(f, items, stream_filter(streams) + " && (" + kLossSigns + ")");
   f.title = "Packet loss and go-back-N recovery on " + streams_text(streams) + ", cause not seen in this capture";
   f.detail = "gaps or sequence-error NAKs with no lossy class, rewrite or corruption to explain them";
   f.fix = "Something on the path drops RoCE in its lossless class: read the discard counters of the switches on "

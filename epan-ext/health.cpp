@@ -50,8 +50,8 @@ Health assess(const ReportStats& s, const Analyzer& a, const Findings& f) {
   std::optional<double> ratio;
   if (originals) ratio = 100.0 * static_cast<double>(events) / static_cast<double>(originals);
   h.metrics.push_back(metric("loss", "Loss", "%", ratio, lim.loss_pct,
-                             std::to_string(events) + " loss or timer recoveries in " + std::to_string(originals) +
-                                 " requests"));
+                             std::to_string(events) + " recovery runs (losses, timer expiries) in " +
+                                 std::to_string(originals) + " requests"));
 
   std::optional<double> worst;
   std::string worst_hop = "no hop between capture points";

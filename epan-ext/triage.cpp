@@ -42,7 +42,7 @@ std::string summarise(const Findings& f, const Health& h, const Analyzer& a) {
     s += f.stalled_ns ? "; the QPs still waited " + duration(f.stalled_ns) + " on the network." : ".";
   } else {
     s += "roceshark found " + plural(errors, "error", "errors") + " and " + plural(warnings, "warning", "warnings") +
-         ". The network stalled the QPs for " + duration(f.stalled_ns) + " (" + percent(f.stalled_share) +
+         ". The QPs waited " + duration(f.stalled_ns) + " on the network (" + percent(f.stalled_share) +
          " of their time).";
     size_t n = 0;
     for (const Finding& x : f.list) {
@@ -130,8 +130,8 @@ std::string format_triage_report(const ReportStats& s, const Analyzer* a, const 
   static const Analyzer kNothing;
   const Triage t = make_triage(s, a ? *a : kNothing);
   const Findings& f = t.findings;
-  out += "Capture span " + duration(f.span_ns) + ", " + plural(f.qps, "QP", "QPs") + "; the network stalled them " +
-         duration(f.stalled_ns) + " (" + percent(f.stalled_share) + " of their time).\n\n";
+  out += "Capture span " + duration(f.span_ns) + ", " + plural(f.qps, "QP", "QPs") + "; they waited " +
+         duration(f.stalled_ns) + " on the network (" + percent(f.stalled_share) + " of their time).\n\n";
 
   out += "Findings, most costly first\n";
   if (f.list.empty()) out += "  none\n";

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Golden test: fields, -z roce,qp, -z roce,pfc, -z roce,qos, -z roce,hops, -z expert and -z roce,report
+"""Golden test: fields, -z roce,qp, -z roce,pfc, -z roce,qos, -z roce,hops, -z expert, -z roce,triage and -z roce,report
 of one scenario against the baselines in tests/golden/. A variant runs the
 same with extra tshark options (e.g. a custom QoS policy) and has baselines
 of its own: golden.py SCENARIO [--variant NAME -- OPTIONS...]. `--update` (one scenario) or `--update-all`
@@ -8,6 +8,7 @@ import difflib
 import glob
 import json
 import os
+import re
 
 import rslib
 
@@ -26,6 +27,12 @@ VARIANTS = [
 ]
 
 
+def readable(doc):
+    """Indented JSON, with arrays of plain numbers (timelines, CDF points) on one line."""
+    text = json.dumps(doc, indent=1)
+    return re.sub(r"\[\s*([-0-9.e, \n]*?)\s*\]", lambda m: "[" + " ".join(m.group(1).split()) + "]", text) + "\n"
+
+
 def outputs(capture, options):
     stats = lambda z: rslib.tshark("-n", "-q", *options, "-r", capture, "-z", z)
     return {
@@ -35,8 +42,9 @@ def outputs(capture, options):
         "qos.txt": stats("roce,qos"),
         "hops.txt": stats("roce,hops"),
         "expert.txt": stats("expert"),
+        "triage.txt": stats("roce,triage"),
         # One line as printed; kept indented so that its diffs can be read.
-        "report.json": json.dumps(json.loads(stats("roce,report")), indent=1) + "\n",
+        "report.json": readable(json.loads(stats("roce,report"))),
     }
 
 

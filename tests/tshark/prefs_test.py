@@ -23,6 +23,9 @@ BAD = [
     ("roce.point_key:mac", "roce.point_key"),
     ("roce.point_names:leaf-1", "roce.point_names"),
     ("roce.match_window_us:0", "roce.match_window_us"),
+    ("roce.health_loss_pct:abc", "roce.health_loss_pct"),
+    ("roce.health_stall_pct:5,1", "roce.health_stall_pct"),
+    ("roce.health_pfc_per_s:100", "roce.health_pfc_per_s"),
 ]
 
 

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The triage's own arithmetic: stall time per QP, the timeline's bins, the
+// health thresholds, and findings built from the engine's real verdicts.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "epan-ext/analyzer.h"
+#include "epan-ext/triage.h"
+#include "packets.h"
+
+namespace roceshark::triage {
+namespace {
+
+using test::Wire;
+constexpr uint64_t us = 1000, ms = 1000 * us;
+
+struct Fed {
+  Analyzer a;
+  ReportStats stats;
+  const Verdict& feed(const PacketInfo& p) {
+    const Verdict& v = a.process(p);
+    stats.add({&v, &a, p.ts_ns, p.frame_len});
+    return v;
+  }
+  const QpImpact& only_row() const {
+    const auto rows = stats.impact.rows();
+    EXPECT_EQ(rows.size(), 1u);
+    return *rows.begin()->second;
+  }
+};
+
+TEST(StallIntervals, OverlapsCountOnce) {
+  StallIntervals s;
+  s.add(100, 200);
+  s.add(150, 250);  // overlaps the first
+  s.add(300, 400);
+  s.add(50, 60);    // before everything
+  s.add(0, 0);      // empty
+  EXPECT_EQ(s.total(), 150u + 100 + 10);
+  s.add(0, 1000);   // covers all
+  EXPECT_EQ(s.total(), 1000u);
+}
+
+TEST(StallIntervals, OldIntervalsAreSettledNotForgotten) {
+  StallIntervals s;
+  for (uint64_t i = 0; i < 100; ++i) s.add(i * 10, i * 10 + 5);
+  EXPECT_EQ(s.total(), 500u);
+}
+
+TEST(Timeline, BinsDoubleAndKeepEveryCount) {
+  Timeline t;
+  t.start(0);
+  const int r = t.add_row();
+  for (uint64_t i = 0; i < 1000; ++i) t.count(r, i * 997);  // ~1 ms: past 128 bins of 1 us
+  EXPECT_GT(t.bin_ns(), 1000u);
+  EXPECT_LE(t.bins_used(), Timeline::kBins);
+  const auto& bins = t.row(r, Timeline::retransmissions);
+  EXPECT_EQ(std::accumulate(bins.begin(), bins.end(), uint64_t{0}), 1000u);
+  EXPECT_GE(static_cast<uint64_t>(t.bins_used()) * t.bin_ns(), 999u * 997);
+}
+
+TEST(Timeline, SpreadSplitsTimeOverTheBinsItCovers) {
+  Timeline t;
+  t.start(0);
+  const int r = t.add_row();
+  t.spread(r, Timeline::paused_ns, 500, 3200);  // bins of 1 us: 500 + 1000 + 1000 + 200
+  const auto& b = t.row(r, Timeline::paused_ns);
+  EXPECT_EQ(b[0], 500u);
+  EXPECT_EQ(b[1], 1000u);
+  EXPECT_EQ(b[2], 1000u);
+  EXPECT_EQ(b[3], 200u);
+  EXPECT_EQ(t.bins_used(), 4u);
+}
+
+TEST(Timeline, RowsAreBounded) {
+  Timeline t;
+  for (uint32_t i = 0; i < Timeline::kMaxRows; ++i) EXPECT_GE(t.add_row(), 0);
+  EXPECT_EQ(t.add_row(), -1);
+  t.count(-1, 5);  // a dropped row still widens the bins, and costs nothing
+  EXPECT_EQ(t.dropped(), 1u);
+}
+
+TEST(Threshold, ParsesWarnAndFail) {
+  std::string error;
+  const auto t = parse_threshold(" 0.001 , 0.01 ", error);
+  ASSERT_TRUE(t) << error;
+  EXPECT_DOUBLE_EQ(t->warn, 0.001);
+  EXPECT_DOUBLE_EQ(t->fail, 0.01);
+  EXPECT_EQ(format_threshold(*t), "0.001,0.01");
+  for (const char* bad : {"", "1", "1,", ",2", "a,b", "2,1", "-1,2", "1,2,3", "inf,inf"}) {
+    EXPECT_FALSE(parse_threshold(bad, error)) << bad;
+    EXPECT_FALSE(error.empty());
+  }
+}
+
+TEST(ImpactStats, RecoveryRunsFromTheGapToTheLastResend) {
+  Fed f;
+  Wire w;
+  f.feed(w.req(0, 0));
+  EXPECT_EQ(f.feed(w.req(1 * us, 2, true)).seq, SeqClass::gap);  // PSN 1 lost before the point
+  f.feed(w.resp(2 * us, 1, test::kSynNakSeq));
+  EXPECT_EQ(f.feed(w.req(3 * us, 1)).seq, SeqClass::gbn_resend);
+  EXPECT_EQ(f.feed(w.req(4 * us, 2, true)).seq, SeqClass::gbn_resend);
+  f.feed(w.req(10 * us, 3, true));  // new data: the run is over
+  const QpImpact& q = f.only_row();
+  EXPECT_EQ(q.runs, 1u);
+  EXPECT_EQ(q.recovery_ns, 3 * us);  // 1 us (the gap) to 4 us (the last resend)
+  EXPECT_EQ(q.timeout_ns, 0u);
+  EXPECT_EQ(q.stalled.total(), 3 * us);
+  EXPECT_EQ(q.originals, 3u);  // PSNs 0, 2 and 3: 1 was never seen before its resend
+  EXPECT_EQ(q.retransmissions, 2u);
+}
+
+TEST(ImpactStats, TimerResendCountsTheSilenceBeforeIt) {
+  Fed f;
+  Wire w;
+  f.feed(w.req(0, 0));
+  f.feed(w.req(1 * us, 1, true));
+  const Verdict& v = f.feed(w.req(5 * ms, 1, true));  // the tail was lost: the timer fired
+  ASSERT_EQ(v.seq, SeqClass::timeout_retransmission);
+  const QpImpact& q = f.only_row();
+  EXPECT_EQ(q.timeout_runs, 1u);
+  EXPECT_EQ(q.timeout_ns, v.quiet_ns);
+  EXPECT_EQ(q.recovery_ns, v.quiet_ns);
+  EXPECT_EQ(q.timeout_recovery_ns, v.quiet_ns);
+}
+
+TEST(ImpactStats, RnrWaitsAreNotNetworkStall) {
+  Fed f;
+  Wire w;
+  f.feed(w.req(0, 0, true));
+  f.feed(w.resp(1 * us, 0, test::syn_rnr(3)));  // 30 us
+  ASSERT_EQ(f.feed(w.req(31 * us, 0, true)).seq, SeqClass::rnr_retry);
+  const QpImpact& q = f.only_row();
+  EXPECT_EQ(q.rnr_ns, 30 * us);
+  EXPECT_EQ(q.recovery_ns, 0u);
+  EXPECT_EQ(q.stalled.total(), 0u);
+}
+
+TEST(Findings, CeAnsweredByNoCnpIsTheReceiversNotificationPoint) {
+  for (bool cnp : {false, true}) {
+    Fed f;
+    Wire w;
+    for (uint32_t psn = 0; psn < 4; ++psn) {
+      PacketInfo p = w.req(psn * us, psn, true);
+      p.dscp = 26, p.ecn = psn >= 1 ? 3 : 2;
+      f.feed(p);
+      if (cnp && psn == 1) f.feed(w.cnp(psn * us + 500));
+      f.feed(w.resp(psn * us + 600, psn));
+    }
+    const Triage t = make_triage(f.stats, f.a);
+    const bool found = std::any_of(t.findings.list.begin(), t.findings.list.end(),
+                                   [](const Finding& x) { return x.kind == Kind::ce_without_cnp; });
+    EXPECT_EQ(found, !cnp) << (cnp ? "with" : "without") << " a CNP";
+  }
+}
+
+TEST(Findings, CleanTrafficHasNoneAndPasses) {
+  Fed f;
+  Wire w;
+  for (uint32_t psn = 0; psn < 20; ++psn) {
+    PacketInfo p = w.req(psn * us, psn, true);
+    p.dscp = 26, p.ecn = 2;
+    f.feed(p);
+    PacketInfo r = w.resp(psn * us + 600, psn);
+    r.dscp = 26;
+    f.feed(r);
+  }
+  const Triage t = make_triage(f.stats, f.a);
+  EXPECT_TRUE(t.findings.list.empty());
+  EXPECT_EQ(t.health.overall, Grade::pass);
+  EXPECT_EQ(t.findings.qps, 1u);
+}
+
+TEST(Findings, LossRanksByItsStallAndEndsInFail) {
+  Fed f;
+  Wire w;
+  f.feed(w.req(0, 0));
+  f.feed(w.req(1 * us, 2, true));
+  f.feed(w.resp(2 * us, 1, test::kSynNakSeq));
+  f.feed(w.req(3 * us, 1));
+  f.feed(w.req(4 * us, 2, true));
+  f.feed(w.resp(5 * us, 2));
+  const Triage t = make_triage(f.stats, f.a);
+  ASSERT_FALSE(t.findings.list.empty());
+  const Finding& top = t.findings.list.front();
+  EXPECT_EQ(top.kind, Kind::lossy_queue);  // no PFC seen for priority 0 (DSCP 0)
+  EXPECT_EQ(top.impact.stall_ns, 3 * us);
+  EXPECT_EQ(top.impact.qps, 1u);
+  EXPECT_EQ(top.frames.front(), 2u);  // the gap
+  EXPECT_EQ(t.health.overall, Grade::fail);
+}
+
+}  // namespace
+}  // namespace roceshark::triage
