@@ -52,12 +52,14 @@ def count_packets(capture):
     return int(next(l for l in out.splitlines() if "Number of packets" in l).split()[-1])
 
 
-def measure(capture, runs, pfc):
+def measure(capture, runs, pfc, stat=None):
     """The plain run builds the tree the postdissector needs (InfiniBand, and
     MAC control when PFC frames are in play); the plugin run adds the stats."""
     packets = count_packets(capture)
     wanted = "infiniband or macc" if pfc else "infiniband"
     stats = ["-z", "roce,qp", "-z", "roce,pfc"] if pfc else ["-z", "roce,qp"]
+    if stat:
+        stats = [x for z in stat for x in ("-z", z)]
     base = ["-n", "-q", "-r", capture, "-Y", wanted]
     plain, roce = [], []
     for _ in range(runs):
@@ -81,6 +83,8 @@ def main():
     ap.add_argument("--capture")
     ap.add_argument("--flat", action="store_true")
     ap.add_argument("--one-point")
+    ap.add_argument("--stat", action="append", help="the -z statistics of the plugin run (repeatable), "
+                                                    "instead of roce,qp (and roce,pfc)")
     a = ap.parse_args()
     capture = a.capture or os.path.join(BUILD, "bench", a.scenario + ".pcapng")
     scenario = os.path.join(ROOT, "captures", "scenarios", a.scenario + ".scn")
@@ -88,19 +92,19 @@ def main():
         os.makedirs(os.path.dirname(capture), exist_ok=True)
         subprocess.run([GEN, scenario, "-o", capture], check=True)
     pfc = a.scenario.startswith("bench_pfc")
-    ratio, extra = measure(capture, a.runs, pfc)
+    ratio, extra = measure(capture, a.runs, pfc, a.stat)
     if a.flat:
         head = capture[:-len(".pcapng")] + ".tenth.pcapng"
         total = count_packets(capture)
         subprocess.run(["editcap", "-r", capture, head, f"1-{total // 10}"], check=True)
-        small_ratio, small_extra = measure(head, a.runs, pfc)
+        small_ratio, small_extra = measure(head, a.runs, pfc, a.stat)
         print(f"flatness: extra cost {extra * 1e9:.0f} ns/packet on the whole capture, "
               f"{small_extra * 1e9:.0f} ns/packet on its first tenth (ratio {ratio:.3f} vs {small_ratio:.3f})")
     if a.one_point:
         single = capture[:-len(".pcapng")] + "." + a.one_point + ".pcapng"
         if not os.path.exists(single):
             subprocess.run([GEN, scenario, "-o", single, "--only-point", a.one_point], check=True)
-        one_ratio, one_extra = measure(single, a.runs, pfc)
+        one_ratio, one_extra = measure(single, a.runs, pfc, a.stat)
         print(f"matching: extra cost {extra * 1e9:.0f} ns/packet across the points, {one_extra * 1e9:.0f} ns/packet "
               f"at {a.one_point} alone (ratio {ratio:.3f} vs {one_ratio:.3f})")
 

@@ -34,6 +34,15 @@ std::set<uint32_t> held_streams(const Builder& b, const pfc::PfcRow& r) {
   return out;
 }
 
+// The points whose storms this row's pauses followed.
+std::set<uint32_t> origins(const Builder& b, const pfc::PfcRow& row) {
+  std::set<uint32_t> from;
+  if (row.propagated)
+    for (const auto& p : b.a.pfc().propagations())
+      if (p.to_point == row.point) from.insert(p.from_point);
+  return from;
+}
+
 void storm(Builder& b, const Row& r, const std::vector<pfc::Episode>& eps) {
   uint64_t storms = 0, longest = 0, paused = 0;
   for (const auto& e : eps) {
@@ -59,11 +68,18 @@ void storm(Builder& b, const Row& r, const std::vector<pfc::Episode>& eps) {
           "rx_prio" + std::to_string(r.row.priority) + "_pause, tx_prio" + std::to_string(r.row.priority) +
           "_pause, rx_discards_phy). Enable the PFC watchdog (storm prevention) on the switch port facing it, so a "
           "stuck receiver is cut off instead of pausing the fabric.";
+  if (const auto from = origins(b, r.row); !from.empty()) {
+    f.detail += "; it followed the storm at " + b.points(from);
+    f.fix = "This storm is the one at " + b.points(from) + " backing up (see the pause propagation finding): fix "
+            "that one first. " + f.fix;
+  }
   Builder::evidence(f, {find(b, Clue::storm, r.row)}, r.filter("roce.pfc.storm"));
 }
 
+// Pauses that follow a storm elsewhere start without ECN because the storm
+// backs up into them, not because of this queue's thresholds.
 void no_ecn(Builder& b, const Row& r) {
-  if (!r.row.no_ecn) return;
+  if (!r.row.no_ecn || r.row.propagated) return;
   Finding& f = b.add(Kind::ecn_above_xoff, Severity::warning, r.place);
   f.where = r.where();
   const auto held = held_streams(b, r.row);
@@ -83,11 +99,8 @@ void no_ecn(Builder& b, const Row& r) {
 
 void propagation(Builder& b, const Row& r) {
   if (!r.row.propagated) return;
-  std::set<uint32_t> from;
-  for (const auto& p : b.a.pfc().propagations())
-    if (p.to_point == r.row.point) from.insert(p.from_point);
-  std::string origin;
-  for (uint32_t p : from) origin += (origin.empty() ? "" : ", ") + b.point(p);
+  const std::set<uint32_t> from = origins(b, r.row);
+  const std::string origin = b.points(from);
   Finding& f = b.add(Kind::pfc_propagation, Severity::error, r.place);
   f.where = r.where();
   if (!from.empty()) f.where.hop = b.point(*from.begin()) + " -> " + r.point;

@@ -78,6 +78,19 @@ def run(argv):
         _, page, _, _ = check("clean", tmp)
         if "No PFC pause frames" not in synth.section(page, "pfc-pauses"):
             raise rslib.Failure("clean: the pause section does not say it has no data")
+        # --svg-dir: each chart as a file of its own, the same drawing as on the page.
+        out = os.path.join(tmp, "svg")
+        os.mkdir(out)
+        subprocess.run([PLOT, rslib.capture_path("pfc_propagation"), "-o", os.path.join(tmp, "p.html"), "--svg-dir",
+                        out, "--build", rslib.BUILD], check=True, capture_output=True, timeout=600)
+        written = sorted(os.listdir(out))
+        if written != ["hop-latency.svg", "pfc-pauses.svg", "qp-timeline.svg"]:
+            raise rslib.Failure(f"--svg-dir wrote {written}")
+        with open(os.path.join(tmp, "p.html"), encoding="utf-8") as f:
+            drawn = synth.svgs(synth.section(f.read(), "pfc-pauses"))
+        alone = synth.ET.parse(os.path.join(out, "pfc-pauses.svg")).getroot()
+        if tips(alone) != tips(drawn[0]):
+            raise rslib.Failure("pfc-pauses.svg differs from the page's chart")
     print("pages of pfc_storm, mp_drop and clean draw what their reports hold")
 
 
