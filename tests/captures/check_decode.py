@@ -15,7 +15,8 @@ frame twice:
     point (one less per switch on the way),
     P_Key, AckReq on the last packet of each message, segmentation (opcode
     and payload size of every request PSN), AETH syndromes and MSNs, read
-    responses, CNPs and the CM REQ/REP fields, snaplen; PFC frames
+    responses, CNPs (none from an end whose notification point is off)
+    and the CM REQ/REP fields, snaplen; PFC frames
     (addresses, class-enable vector, per-class pause times, length) and
     LLDP frames (chassis, port, TTL, DCBX PFC bits and APP entries), each
     one the scenario sends and nothing else;
@@ -224,6 +225,8 @@ class Checker:
         elif kind == 'cnp':
             self.expect(n, 'CNP opcode', opcode, 0x81)
             self.expect(n, 'CNP PSN', psn, 0)
+            if src in q.np_off:
+                self.err(n, 'a CNP from %s, whose notification point is off on qp %s' % (src, q.name))
 
     # -- where and when: interfaces, clocks, ERSPAN ---------------------------
 
