@@ -46,6 +46,8 @@ EXPECT = {
     # Keyed by interface (the default), col-1 holds two mirror sessions.
     "mp_erspan": {"roce.pfc.lossy_queue": None, "roce.point.merged": "col-1"},
     "mp_truncated": {"roce.pfc.lossy_queue": None},
+    # The NP being off is no finding of its own: -z roce,qp shows CE without CNPs.
+    "ce_no_cnp": {"roce.hop.ce_set": "leaf-1"},
 }
 
 
