@@ -117,6 +117,9 @@ struct Qp {
   uint8_t dscp = 26;
   uint8_t ecn = 2;  // ECT(0)
   std::optional<uint8_t> cnp_dscp, cnp_pcp;  // else the scenario's
+  // `np=off:HOST`: that end's DCQCN notification point is disabled, so it
+  // answers no CE mark with a CNP (per side, as side[]).
+  std::array<bool, 2> np_off{};
   uint16_t pkey = 0xFFFF;
   uint32_t ackreq_every = 0;  // also set AckReq on every Nth packet of a message
   uint32_t window = 128;      // outstanding PSNs per send queue

@@ -414,6 +414,7 @@ class Parser {
       q.cnp_pcp = static_cast<uint8_t>(number("cnp_pcp", *v, 7));
       if (!q.vlan) fail("cnp_pcp needs a vlan: an untagged QP's CNPs carry no PCP");
     }
+    if (auto v = opt("np")) np_off(q, *v);
     if (auto v = opt("pkey")) q.pkey = static_cast<uint16_t>(number("pkey", *v, 0xFFFF));
     if (auto v = opt("ackreq_every")) q.ackreq_every = static_cast<uint32_t>(number("ackreq_every", *v, 1 << 20));
     if (auto v = opt("window")) {
@@ -430,6 +431,20 @@ class Parser {
     if (q.transport == Transport::v1 && q.ecn != 0 && opt_given("ecn")) fail("RoCEv1 has no ECN");
     if (q.transport == Transport::v1) q.ecn = 0;
     sc_.qps.push_back(std::move(q));
+  }
+
+  // np=off:HOST[,HOST]: those ends of the QP send no CNPs.
+  void np_off(Qp& q, std::string_view v) const {
+    constexpr std::string_view kOff = "off:";
+    if (v.substr(0, kOff.size()) != kOff || v.size() == kOff.size()) fail("np takes off:<host>[,<host>]");
+    for (std::string_view rest = v.substr(kOff.size());;) {
+      const auto comma = rest.find(',');
+      const int s = side_of(q, rest.substr(0, comma));
+      if (q.np_off[s]) fail("np names host '" + sc_.hosts[q.side[s].host].name + "' twice");
+      q.np_off[s] = true;
+      if (comma == std::string_view::npos) break;
+      rest = rest.substr(comma + 1);
+    }
   }
 
   bool opt_given(std::string_view key) const {

@@ -153,6 +153,12 @@ void Simulation::run(FrameSink& sink) {
   std::sort(unused.begin(), unused.end());
   if (!unused.empty())
     throw SimulationError(sc_.file + ": directive(s) on line " + lines_text(unused) + " never matched a packet");
+  for (size_t i = 0; i < qps_.size(); ++i)
+    for (int side = 0; side < 2; ++side)
+      if (sc_.qps[i].np_off[side] && !qps_[i].np_silent[side])
+        throw SimulationError(sc_.file + ": np=off on line " + std::to_string(sc_.qps[i].line) + ": " +
+                              sc_.hosts[sc_.qps[i].side[side].host].name + " never received a CE mark on qp '" +
+                              sc_.qps[i].name + "'");
   for (const QpState& st : qps_)
     for (const Responder& r : st.resp)
       if (auto lines = r.unused_forced(); !lines.empty())
@@ -735,6 +741,10 @@ void Simulation::push_control(size_t host, PacketPtr p, Ns ready) {
 }
 
 void Simulation::maybe_cnp(size_t qp, int np_side) {
+  if (sc_.qps[qp].np_off[np_side]) {  // `np=off`: the CE mark goes unanswered
+    qps_[qp].np_silent[np_side] = true;
+    return;
+  }
   auto& last = qps_[qp].last_cnp[np_side];
   if (last && now_ - *last < sc_.timing.cnp_interval) return;  // at most one per interval per QP
   last = now_;

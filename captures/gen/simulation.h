@@ -56,6 +56,7 @@ class Simulation {
     std::array<std::deque<ResponseItem>, 2> responses;  // queued at side s
     std::array<std::optional<Ns>, 2> timer_at, wake_at, flush_at, last_cnp;
     std::array<bool, 2> side_active{};
+    std::array<bool, 2> np_silent{};  // an `np=off` end met a CE mark it did not answer
     bool activated = false, done = false, error = false;
   };
   struct ControlItem {

@@ -15,7 +15,8 @@ frame twice:
     point (one less per switch on the way),
     P_Key, AckReq on the last packet of each message, segmentation (opcode
     and payload size of every request PSN), AETH syndromes and MSNs, read
-    responses, CNPs and the CM REQ/REP fields, snaplen; PFC frames
+    responses, CNPs (none from an end whose notification point is off)
+    and the CM REQ/REP fields, snaplen; PFC frames
     (addresses, class-enable vector, per-class pause times, length) and
     LLDP frames (chassis, port, TTL, DCBX PFC bits and APP entries), each
     one the scenario sends and nothing else;
@@ -68,7 +69,8 @@ FIELDS = [
     'infiniband.aeth.syndrome', 'infiniband.aeth.msn', 'infiniband.reth.dmalen', 'infiniband.deth.srcqp',
     'infiniband.mad.mgmtclass', 'infiniband.mad.attributeid',
     'infiniband.cm.req.localqpn', 'infiniband.cm.req.startpsn',
-    'infiniband.cm.rep.localqpn', 'infiniband.cm.rep.startpsn',
+    'infiniband.cm.rep.localqpn', 'infiniband.cm.rep.startpsn', 'infiniband.cm.rep.remotecommid',
+    'infiniband.cm.rtu.localcommid',
     'eth.dst', 'eth.src', 'ip.id',
     'macc.opcode', 'macc.cbfc.enbv',
 ] + ['macc.cbfc.pause_time.c%d' % c for c in range(8)] + [
@@ -124,6 +126,7 @@ class Checker:
         self.errors = []
         self.seen = {}    # (qp name, side) -> request PSN offsets seen
         self.owner = {}   # (host, qpn) -> Qp currently using it
+        self.cm_comm = {}  # active side's comm ID (echoed by the REP) -> Qp
         for q in sc.qps:
             for s in (0, 1):
                 self.owner.setdefault((q.hosts[s], q.qpns[s]), q)
@@ -224,6 +227,8 @@ class Checker:
         elif kind == 'cnp':
             self.expect(n, 'CNP opcode', opcode, 0x81)
             self.expect(n, 'CNP PSN', psn, 0)
+            if src in q.np_off:
+                self.err(n, 'a CNP from %s, whose notification point is off on qp %s' % (src, q.name))
 
     # -- where and when: interfaces, clocks, ERSPAN ---------------------------
 
@@ -665,14 +670,21 @@ class Checker:
         elif verdict == 'cm-rep':
             qpn, spsn, side = num(t['infiniband.cm.rep.localqpn']), num(t['infiniband.cm.rep.startpsn']), 1
         else:
-            if not cands:
-                self.err(n, 'RTU between hosts without a cm directive')
-            return (cands[0] if cands else None), 0
+            # The RTU names no QP: its local comm ID is the active side's, which the REP echoed.
+            q = self.cm_comm.get(num(t['infiniband.cm.rtu.localcommid']))
+            if q is None and len(cands) == 1:
+                q = cands[0]  # its REP was not recorded (a one-directional tap): only one candidate
+            if q is None:
+                self.err(n, 'RTU with local comm ID %s answers no REP seen, and %d cm directives join %s and %s'
+                         % (t['infiniband.cm.rtu.localcommid'], len(cands), src, dst))
+            return q, 0
         match = [q for q in cands if q.hosts[side] == src and q.qpns[side] == qpn and (q.psn is None or q.psn[side] == spsn)]
         if not match:
             self.err(n, '%s for QPN 0x%06x start PSN %s matches no cm directive' % (verdict, qpn or 0, spsn))
             return None, 0
         q = match[0]
+        if verdict == 'cm-rep':
+            self.cm_comm[num(t['infiniband.cm.rep.remotecommid'])] = q
         if verdict == 'cm-req':  # a new connection takes over its QPNs from here on
             for s in (0, 1):
                 self.owner[(q.hosts[s], q.qpns[s])] = q

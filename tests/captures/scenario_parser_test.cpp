@@ -142,6 +142,22 @@ TEST(ScenarioParser, SpeedAndQosMarking) {
   EXPECT_FALSE(s.rewrites[1].dir);
 }
 
+TEST(ScenarioParser, NotificationPointOff) {
+  Scenario s = parse_scenario(kBase + "qp r a:5 b:6 np=off:b\nqp u a:7 b:8 np=off:b,a\n");
+  EXPECT_EQ(s.qps[0].np_off, (std::array<bool, 2>{false, false}));  // the default: both ends answer CE
+  EXPECT_EQ(s.qps[1].np_off, (std::array<bool, 2>{false, true}));
+  EXPECT_EQ(s.qps[2].np_off, (std::array<bool, 2>{true, true}));
+  test::expect_errors({
+      {kBase + "qp r a:5 b:6 np=off:c\n", "unknown host 'c'"},
+      {kBase + "host c 10.0.0.3 02:00:00:00:00:0c\nqp r a:5 b:6 np=off:c\n", "'c' is not an end of qp 'r'"},
+      {kBase + "qp r a:5 b:6 np=on:b\n", "np takes off:<host>"},
+      {kBase + "qp r a:5 b:6 np=off\n", "np takes off:<host>"},
+      {kBase + "qp r a:5 b:6 np=off:\n", "np takes off:<host>"},
+      {kBase + "qp r a:5 b:6 np=off:b,\n", "unknown host ''"},
+      {kBase + "qp r a:5 b:6 np=off:b,b\n", "names host 'b' twice"},
+  });
+}
+
 TEST(ScenarioParser, PfcFrames) {
   Scenario s = parse_scenario(kBase + "pfc p2 storm from=b prio=3 quanta=0xffff at=50us every=100us until=1ms\n"
                               "xon p2 from=b prio=3,4 at=2ms\n"

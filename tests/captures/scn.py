@@ -54,6 +54,7 @@ class Qp:
         self.ackreq_every = 0
         self.cnp_dscp = None      # else the scenario's
         self.cnp_pcp = None
+        self.np_off = set()       # hosts whose notification point is off (`np=off:`): they send no CNPs
         self.markings = [[], []]  # per side: (at_ns, {'dscp'|'ecn'|'pcp': value}), in time order
         self.cm = False
         self.messages = [[], []]  # per side: (type, length, imm, id), repeats expanded
@@ -183,6 +184,8 @@ class Scenario:
                 q.cnp_dscp = int(opts['cnp_dscp'], 0)
             if 'cnp_pcp' in opts:
                 q.cnp_pcp = int(opts['cnp_pcp'], 0)
+            if 'np' in opts:
+                q.np_off = set(opts['np'].removeprefix('off:').split(','))
             self.qps.append(q)
         elif d == 'cm':
             self.qp(pos[0]).cm = True

@@ -180,6 +180,45 @@ TEST(Simulation, CeMarkPersistsDownstreamAndBringsACnp) {
   EXPECT_EQ(cnp, 2);
 }
 
+TEST(Simulation, ReceiverWithItsNotificationPointOffSendsNoCnp) {
+  // q's b has its NP off: the CE marks reach it, no CNP leaves it. r, the
+  // same traffic with the NP on, answers (at most one CNP per 50us).
+  const std::string net =
+      "host a 10.0.0.1 02:00:00:00:00:0a\nhost b 10.0.0.2 02:00:00:00:00:0b\npath a 1us p1 1us p2 1us b\n"
+      "qp q a:0x11 b:0x22 psn=100,500 np=off:b\nqp r a:0x33 b:0x44 psn=900,700\n";
+  auto f = run(net + "write q a 4K repeat=3 every=60us\nwrite r a 4K repeat=3 every=60us\n"
+                     "ecn_mark q a psn=0-11 at=p1\necn_mark r a psn=0-11 at=p1\n");
+  int ce_q = 0, ce_r = 0, cnp_q = 0, cnp_r = 0, acks_q = 0;
+  for (const auto& s : f) {
+    if (s.ce) ++(s.info.dest_qpn == 0x22 ? ce_q : ce_r);
+    if (s.info.kind == FrameKind::cnp) ++(s.info.dest_qpn == 0x11 ? cnp_q : cnp_r);
+    if (s.info.kind == FrameKind::ack && s.info.dest_qpn == 0x11) ++acks_q;
+  }
+  EXPECT_EQ(ce_q, 2 * 12);  // every marked packet, at both points
+  EXPECT_EQ(ce_r, 2 * 12);
+  EXPECT_EQ(cnp_q, 0);
+  EXPECT_EQ(cnp_r, 2 * 3);  // one per message, 60us apart, at both points
+  EXPECT_EQ(acks_q, 2 * 3);  // the transport is unaffected
+
+  // Only the end named: a's NP still answers CE-marked read responses on q.
+  f = run(net + "read q a 2K\nwrite q a 1K\necn_mark q a psn=0-1 at=p2 kind=readresp\necn_mark q a psn=2 at=p1\n"
+                "write r a 1K\n");
+  int cnp_to_b = 0, cnp_to_a = 0;
+  for (const auto& s : f)
+    if (s.info.kind == FrameKind::cnp) ++(s.info.dest_qpn == 0x22 ? cnp_to_b : cnp_to_a);
+  EXPECT_EQ(cnp_to_b, 2);  // from a, at both points
+  EXPECT_EQ(cnp_to_a, 0);
+
+  // An NP turned off that never meets a CE mark says nothing: an error, like a fault that touches nothing.
+  try {
+    run(net + "write q a 1K\nwrite r a 1K\necn_mark r a psn=0 at=p1\n");
+    ADD_FAILURE() << "no error";
+  } catch (const SimulationError& e) {
+    EXPECT_NE(std::string(e.what()).find("np=off on line 4: b never received a CE mark on qp 'q'"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Simulation, MirrorRecordsEveryFrameTwice) {
   auto f = run(kNet + "mirror p1 dup=500ns\nsend q a 100\n");
   int orig = 0, copies = 0;

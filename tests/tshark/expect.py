@@ -46,6 +46,14 @@ EXPECT = {
     # Keyed by interface (the default), col-1 holds two mirror sessions.
     "mp_erspan": {"roce.pfc.lossy_queue": None, "roce.point.merged": "col-1"},
     "mp_truncated": {"roce.pfc.lossy_queue": None},
+    # The NP being off is no finding of its own: -z roce,qp shows CE without CNPs.
+    "ce_no_cnp": {"roce.hop.ce_set": "leaf-1"},
+    # Three misconfigurations at once, each where it happens (see demo.scn).
+    "demo": {"roce.pfc.storm": "leaf-1", "roce.pfc.no_ecn": "leaf-1", "roce.pfc.paused": "leaf-1",
+             "roce.hop.microburst": "leaf-1",  # rpc held behind the storm
+             "roce.hop.remarked": "leaf-1", "roce.qos.dscp_not_lossless": "leaf-1",
+             "roce.pfc.lossy_queue": "leaf-1",  # the drop in priority 0; priority 3 had PFC by then
+             "roce.qos.cnp_class": "leaf-1"},
 }
 
 
