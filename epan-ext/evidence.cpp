@@ -37,7 +37,7 @@ void EvidenceStats::add_roce(const TapRecord& r, const Verdict& v) {
     note(Clue::duplicate, v.point, 0, 0, v.frame, s);
     return;
   }
-  if (v.role == Role::cnp && v.flow != kNoId) cnp_flows_.insert(v.flow);
+  if (v.role == Role::cnp && v.flow != kNoId) (v.row_flow != v.flow ? cnp_answered_ : cnp_unmatched_).insert(v.row_flow);
   if (v.merged_points) note(Clue::merged, v.point, 0, 0, v.frame, s);
   for (size_t c = 0; c < qos::kChecks; ++c)
     if (v.qos.failed & (1u << c)) note(Clue::qos, static_cast<uint32_t>(c), v.point, 0, v.frame, s);

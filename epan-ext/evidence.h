@@ -74,8 +74,11 @@ class EvidenceStats {
   auto of(Clue c) const {
     return std::pair{items_.lower_bound({c, 0, 0, 0}), items_.lower_bound({static_cast<Clue>(static_cast<uint8_t>(c) + 1), 0, 0, 0})};
   }
-  // The directed flows CNPs were sent on (source: the CNP's sender).
-  const std::set<uint32_t>& cnp_flows() const { return cnp_flows_; }
+  // The request flows CNPs were matched to.
+  const std::set<uint32_t>& cnp_answered() const { return cnp_answered_; }
+  // The directed flows of CNPs matched to no request flow (no CM seen):
+  // their sender answers CE, for which QP is unknown.
+  const std::set<uint32_t>& cnp_unmatched() const { return cnp_unmatched_; }
 
  private:
   void note(Clue c, uint32_t a, uint32_t b, uint64_t x, uint32_t frame, uint32_t stream = kNoId) {
@@ -86,7 +89,7 @@ class EvidenceStats {
 
   std::map<Key, Evidence> items_;
   std::set<std::pair<uint32_t, uint32_t>> lossy_;  // (point, priority) found lossy
-  std::set<uint32_t> cnp_flows_;
+  std::set<uint32_t> cnp_answered_, cnp_unmatched_;
 };
 
 }  // namespace roceshark::triage

@@ -98,6 +98,7 @@ Builder::Builder(const ReportStats& st, const Analyzer& an) : s(st), a(an), poli
   std::set<uint32_t> flows;
   for (const auto& [k, q] : s.impact.rows()) {
     if (q->originals || q->retransmissions) flows.insert(q->flow);
+    at_points_[q->flow].push_back(q);
     const QpImpact*& best = best_[q->flow];
     if (!best || q->stalled.total() > best->stalled.total()) best = q;
   }
@@ -116,7 +117,12 @@ Impact Builder::sum(const std::set<uint32_t>& streams, uint64_t (*cost)(const Qp
     const auto it = stream_flows_.find(st);
     if (it == stream_flows_.end()) continue;
     for (uint32_t flow : it->second) {
-      const QpImpact& q = *best_.at(flow);
+      // Each cost where it shows most: a timer wait upstream of a pause
+      // reads as a plain resend downstream.
+      const QpImpact* most = best_.at(flow);
+      for (const QpImpact* p : at_points_.at(flow))
+        if (cost(*p) > cost(*most)) most = p;
+      const QpImpact& q = *most;
       const uint64_t c = cost(q);
       if (!c) continue;
       ++i.qps;

@@ -57,6 +57,7 @@ class Builder {
 
   std::deque<Finding> list_;  // add() hands out references: they must stay put
   std::map<uint32_t, const QpImpact*> best_;                // by request flow: the point where it stalled most
+  std::map<uint32_t, std::vector<const QpImpact*>> at_points_;  // by request flow: every point that saw it
   std::map<uint32_t, std::vector<uint32_t>> stream_flows_;  // connection -> its request flows
 };
 

@@ -245,20 +245,24 @@ void remarks(Builder& b) {
   }
 }
 
-// DCQCN's notification point is a NIC setting: a receiver that sends no CNP
-// at all, though it got CE marks and kept answering after them, has it off.
+// DCQCN's notification point is a NIC setting: a receiver that got CE
+// marks on a QP and kept answering it after them, never with a CNP, has it
+// off. A CNP matched to no QP (no CM seen) could answer any of its sender's
+// QPs, so such a sender is given the benefit of the doubt.
 void ce_without_cnp(Builder& b) {
-  std::set<std::string> senders;
-  for (uint32_t flow : b.s.evidence.cnp_flows()) senders.insert(b.a.flow_key(flow).src.to_string());
+  std::set<std::string> unmatched;
+  for (uint32_t flow : b.s.evidence.cnp_unmatched()) unmatched.insert(b.a.flow_key(flow).src.to_string());
   struct Receiver {
     std::vector<const Evidence*> items;
     std::set<uint32_t> streams, points;
   };
   std::map<std::string, Receiver> by_receiver;
+  std::set<std::string> answers;  // receivers that sent CNPs on some other QP
   for (const auto& [k, q] : b.s.impact.rows()) {
-    if (!q->ce || q->last_response_ns <= q->first_ce_ns) continue;
     const std::string dst = b.a.flow_key(q->flow).dst.to_string();
-    if (senders.contains(dst)) continue;
+    if (b.s.evidence.cnp_answered().contains(q->flow)) answers.insert(dst);
+    if (!q->ce || q->last_response_ns <= q->first_ce_ns || b.s.evidence.cnp_answered().contains(q->flow)) continue;
+    if (unmatched.contains(dst)) continue;
     Receiver& r = by_receiver[dst];
     r.streams.insert(q->stream);
     r.points.insert(q->point);
@@ -266,19 +270,26 @@ void ce_without_cnp(Builder& b) {
     if (it != b.s.evidence.items().end()) r.items.push_back(&it->second);
   }
   for (const auto& [addr, r] : by_receiver) {
+    const bool partly = answers.contains(addr);
     Finding& f = b.add(Kind::ce_without_cnp, Severity::warning, addr);
     f.where.point = b.points(r.points);
     f.impact = b.pause(r.streams);
     Builder::evidence(f, r.items,
                       stream_filter(r.streams) + " && " + point_filter(r.points) +
                           " && roce.role == \"request\" && (ip.dsfield.ecn == 3 || ipv6.tclass.ecn == 3)");
-    f.title = "ECN-CE marks but no CNP from receiver " + addr + " (its DCQCN notification point is off)";
+    f.title = "ECN-CE marks but no CNP from receiver " + addr +
+              (partly ? " on " + streams_text(r.streams) + " (it answers its other QPs)"
+                      : " (its DCQCN notification point is off)");
     f.detail = std::to_string(f.evidence) + " CE-marked requests to " + addr + " (" + streams_text(r.streams) +
                "); it kept answering after them, never with a CNP";
-    f.fix = "Enable the DCQCN notification point on " + addr +
-            "'s NIC for the RoCE priority (mlx5: /sys/class/net/<if>/ecn/roce_np/enable/<prio> = 1), so it "
-            "answers ECN-CE with CNPs; without them the senders never slow down and congestion ends in PFC "
-            "pauses.";
+    f.fix = partly ? "Receiver " + addr + " sends CNPs for its other QPs but not for these: check that its NIC's "
+                     "DCQCN notification point is enabled for these QPs' priority (mlx5: "
+                     "/sys/class/net/<if>/ecn/roce_np/enable/<prio> = 1), that these QPs are on a port or "
+                     "function with it on, and that their CNPs are not dropped before the capture point."
+                   : "Enable the DCQCN notification point on " + addr +
+                         "'s NIC for the RoCE priority (mlx5: /sys/class/net/<if>/ecn/roce_np/enable/<prio> = 1), so "
+                         "it answers ECN-CE with CNPs; without them the senders never slow down and congestion "
+                         "ends in PFC pauses.";
   }
 }
 

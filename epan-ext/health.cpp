@@ -36,14 +36,20 @@ Health assess(const ReportStats& s, const Analyzer& a, const Findings& f) {
   const double span_s = static_cast<double>(f.span_ns) / 1e9;
   Health h;
 
-  // Per QP, the point that saw most of it.
-  std::map<uint32_t, const QpImpact*> qp;
+  // Per QP, each count where it shows most: CE marks and losses happen on
+  // the way, so the last point sees them, the first one does not.
+  struct Most {
+    uint64_t originals = 0, runs = 0, ce = 0;
+  };
+  std::map<uint32_t, Most> qp;
   for (const auto& [k, q] : s.impact.rows()) {
-    const QpImpact*& best = qp[q->flow];
-    if (!best || q->originals > best->originals) best = q;
+    Most& m = qp[q->flow];
+    m.originals = std::max(m.originals, q->originals);
+    m.runs = std::max(m.runs, q->runs);
+    m.ce = std::max(m.ce, q->ce);
   }
   uint64_t originals = 0, runs = 0, ce = 0;
-  for (const auto& [flow, q] : qp) originals += q->originals, runs += q->runs, ce += q->ce;
+  for (const auto& [flow, m] : qp) originals += m.originals, runs += m.runs, ce += m.ce;
   uint64_t hop_lost = 0;
   for (const auto& [k, l] : s.hops.losses()) hop_lost += l.lost;
   const uint64_t events = std::max(runs, hop_lost);

@@ -61,6 +61,21 @@ def selected(capture, flt):
     return [int(x) for x in out.split()]
 
 
+def ce_marked(capture):
+    """CE-marked requests per request flow, each at the point that saw most, summed: from tshark's own fields."""
+    out = rslib.tshark("-n", "-r", capture, "-Y",
+                       'roce.role == "request" && !roce.seq.duplicate && !roce.truncated_bth && '
+                       "(ip.dsfield.ecn == 3 || ipv6.tclass.ecn == 3)",
+                       "-T", "fields", "-E", "separator=/t", "-e", "roce.point", "-e", "roce.qp.stream",
+                       "-e", "ip.src", "-e", "ipv6.src", "-e", "infiniband.bth.destqp")
+    per = {}
+    for line in out.splitlines():
+        point, *flow = line.split("\t")
+        per.setdefault(tuple(flow), {}).setdefault(point, 0)
+        per[tuple(flow)][point] += 1
+    return sum(max(points.values()) for points in per.values())
+
+
 def run(argv):
     scenario = argv[0]
     capture = rslib.capture_path(scenario)
@@ -108,6 +123,11 @@ def run(argv):
             problems.append(f"{f['id']}: a stall on no QP")
         if not 0 <= i["share"] <= 1:
             problems.append(f"{f['id']}: share {i['share']}")
+
+    ce = next(m for m in triage["health"]["metrics"] if m["name"] == "ce")
+    want = ce_marked(capture)
+    if not ce["detail"].startswith(f"{want} requests marked CE"):
+        problems.append(f"ECN-CE metric says {ce['detail']!r}; tshark's fields count {want} CE-marked requests")
 
     text = rslib.tshark("-n", "-q", "-r", capture, "-z", "roce,triage")
     titles = re.findall(r"^#\d+ [A-Z]+ \w+: (.*)$", text, re.M)
