@@ -2,6 +2,7 @@
 """Hostile input: corrupt and truncate a scenario with editcap and make
 sure tshark with the plugin survives, under Wireshark's strict debug
 settings (tools/fuzz-test.sh). Deterministic: fixed seeds."""
+import json
 import os
 import subprocess
 import tempfile
@@ -24,9 +25,14 @@ def editcap(*args):
 
 
 def survive(capture, label):
-    # -V builds and renders the whole tree; -z roce,qp runs the listener too.
+    # -V builds and renders the whole tree; the statistics run the listeners
+    # and the triage, and the report must still be JSON.
     rslib.tshark("-n", "-V", "-r", capture, env=STRICT)
-    rslib.tshark("-n", "-q", "-r", capture, "-z", "roce,qp", "-z", "expert", env=STRICT)
+    rslib.tshark("-n", "-q", "-r", capture, "-z", "roce,qp", "-z", "roce,triage", "-z", "expert", env=STRICT)
+    try:
+        json.loads(rslib.tshark("-n", "-q", "-r", capture, "-z", "roce,report", env=STRICT))
+    except ValueError as e:
+        raise rslib.Failure(f"{label}: -z roce,report is not JSON: {e}")
 
 
 def run(argv):
