@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iterator>
 #include <tuple>
+#include <utility>
 
 #include "epan-ext/findings_builder.h"
 
@@ -95,15 +96,19 @@ std::string Builder::points(const std::set<uint32_t>& ids) const {
 
 Builder::Builder(const ReportStats& st, const Analyzer& an) : s(st), a(an), policy(an.qos().policy()) {
   span_ns = s.impact.span_ns();
-  std::set<uint32_t> flows;
-  for (const auto& [k, q] : s.impact.rows()) {
-    if (q->originals || q->retransmissions) flows.insert(q->flow);
-    at_points_[q->flow].push_back(q);
-    const QpImpact*& best = best_[q->flow];
-    if (!best || q->stalled.total() > best->stalled.total()) best = q;
+  by_flow_ = s.impact.by_flow();
+  for (const auto& [flow, points] : by_flow_) {
+    stream_flows_[points.front()->stream].push_back(flow);
+    if (std::any_of(points.begin(), points.end(), [](const QpImpact* q) { return q->originals || q->retransmissions; }))
+      ++qps;
   }
-  for (const auto& [flow, q] : best_) stream_flows_[q->stream].push_back(flow);
-  qps = flows.size();
+}
+
+const QpImpact& Builder::most(const std::vector<const QpImpact*>& points, uint64_t (*cost)(const QpImpact&)) {
+  const QpImpact* m = points.front();
+  for (const QpImpact* p : points)
+    if (std::pair(cost(*p), stalled(*p)) > std::pair(cost(*m), stalled(*m))) m = p;
+  return *m;
 }
 
 void Builder::share(Impact& i) const {
@@ -117,12 +122,7 @@ Impact Builder::sum(const std::set<uint32_t>& streams, uint64_t (*cost)(const Qp
     const auto it = stream_flows_.find(st);
     if (it == stream_flows_.end()) continue;
     for (uint32_t flow : it->second) {
-      // Each cost where it shows most: a timer wait upstream of a pause
-      // reads as a plain resend downstream.
-      const QpImpact* most = best_.at(flow);
-      for (const QpImpact* p : at_points_.at(flow))
-        if (cost(*p) > cost(*most)) most = p;
-      const QpImpact& q = *most;
+      const QpImpact& q = most(by_flow_.at(flow), cost);
       const uint64_t c = cost(q);
       if (!c) continue;
       ++i.qps;
@@ -231,7 +231,7 @@ Findings Builder::finish() {
   Findings out;
   out.span_ns = span_ns;
   out.qps = qps;
-  for (const auto& [flow, q] : best_) out.stalled_ns += q->stalled.total();
+  for (const auto& [flow, points] : by_flow_) out.stalled_ns += stalled(most(points, stalled));
   const double whole = static_cast<double>(span_ns) * static_cast<double>(qps);
   out.stalled_share = whole > 0 ? std::min(1.0, static_cast<double>(out.stalled_ns) / whole) : 0.0;
   out.list.assign(std::make_move_iterator(list_.begin()), std::make_move_iterator(list_.end()));

@@ -53,12 +53,15 @@ class Builder {
 
  private:
   Impact sum(const std::set<uint32_t>& streams, uint64_t (*cost)(const QpImpact&)) const;
+  // The point where a cost shows most (a timer wait upstream of a pause
+  // reads as a plain resend downstream); ties go to the one stalled most.
+  static const QpImpact& most(const std::vector<const QpImpact*>& points, uint64_t (*cost)(const QpImpact&));
+  static uint64_t stalled(const QpImpact& q) { return q.stalled.total(); }
   void share(Impact& i) const;
 
   std::deque<Finding> list_;  // add() hands out references: they must stay put
-  std::map<uint32_t, const QpImpact*> best_;                // by request flow: the point where it stalled most
-  std::map<uint32_t, std::vector<const QpImpact*>> at_points_;  // by request flow: every point that saw it
-  std::map<uint32_t, std::vector<uint32_t>> stream_flows_;  // connection -> its request flows
+  std::map<uint32_t, std::vector<const QpImpact*>> by_flow_;  // request flow -> every point that saw it
+  std::map<uint32_t, std::vector<uint32_t>> stream_flows_;    // connection -> its request flows
 };
 
 std::string duration(uint64_t ns);  // "4.95 ms", "37.2 us", "850 ns"

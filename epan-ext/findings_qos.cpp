@@ -260,9 +260,9 @@ void ce_without_cnp(Builder& b) {
   std::set<std::string> answers;  // receivers that sent CNPs on some other QP
   for (const auto& [k, q] : b.s.impact.rows()) {
     const std::string dst = b.a.flow_key(q->flow).dst.to_string();
-    if (b.s.evidence.cnp_answered().contains(q->flow)) answers.insert(dst);
-    if (!q->ce || q->last_response_ns <= q->first_ce_ns || b.s.evidence.cnp_answered().contains(q->flow)) continue;
-    if (unmatched.contains(dst)) continue;
+    const bool answered = b.s.evidence.cnp_answered().contains(q->flow);
+    if (answered) answers.insert(dst);
+    if (answered || !q->ce || q->last_response_ns <= q->first_ce_ns || unmatched.contains(dst)) continue;
     Receiver& r = by_receiver[dst];
     r.streams.insert(q->stream);
     r.points.insert(q->point);

@@ -5,7 +5,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <map>
 
 #include "epan-ext/findings_builder.h"
 
@@ -38,18 +37,12 @@ Health assess(const ReportStats& s, const Analyzer& a, const Findings& f) {
 
   // Per QP, each count where it shows most: CE marks and losses happen on
   // the way, so the last point sees them, the first one does not.
-  struct Most {
-    uint64_t originals = 0, runs = 0, ce = 0;
-  };
-  std::map<uint32_t, Most> qp;
-  for (const auto& [k, q] : s.impact.rows()) {
-    Most& m = qp[q->flow];
-    m.originals = std::max(m.originals, q->originals);
-    m.runs = std::max(m.runs, q->runs);
-    m.ce = std::max(m.ce, q->ce);
-  }
   uint64_t originals = 0, runs = 0, ce = 0;
-  for (const auto& [flow, m] : qp) originals += m.originals, runs += m.runs, ce += m.ce;
+  for (const auto& [flow, points] : s.impact.by_flow()) {
+    uint64_t o = 0, r = 0, c = 0;
+    for (const QpImpact* q : points) o = std::max(o, q->originals), r = std::max(r, q->runs), c = std::max(c, q->ce);
+    originals += o, runs += r, ce += c;
+  }
   uint64_t hop_lost = 0;
   for (const auto& [k, l] : s.hops.losses()) hop_lost += l.lost;
   const uint64_t events = std::max(runs, hop_lost);

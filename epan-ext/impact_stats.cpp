@@ -92,4 +92,10 @@ std::map<std::pair<uint32_t, uint32_t>, const QpImpact*> ImpactStats::rows() con
   return out;
 }
 
+std::map<uint32_t, std::vector<const QpImpact*>> ImpactStats::by_flow() const {
+  std::map<uint32_t, std::vector<const QpImpact*>> out;
+  for (const auto& [k, q] : rows()) out[k.first].push_back(q);
+  return out;
+}
+
 }  // namespace roceshark::triage

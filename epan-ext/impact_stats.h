@@ -12,6 +12,7 @@
 #include <map>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "epan-ext/stall_intervals.h"
 #include "epan-ext/tap_record.h"
@@ -47,6 +48,8 @@ class ImpactStats {
   void clear() { *this = ImpactStats{}; }
   // By (request flow, point).
   std::map<std::pair<uint32_t, uint32_t>, const QpImpact*> rows() const;
+  // By request flow: the rows of every point that saw it, in point order.
+  std::map<uint32_t, std::vector<const QpImpact*>> by_flow() const;
   const Timeline& timeline() const { return timeline_; }
   uint64_t first_ns() const { return first_ns_; }
   uint64_t last_ns() const { return last_ns_; }

@@ -3,6 +3,7 @@
 (ranked first where it costs the most), correct traffic gives nothing above
 a note, every finding's display filter selects its evidence frames in the
 real tshark, and the text and the JSON report tell the same triage."""
+import collections
 import json
 import re
 
@@ -68,10 +69,9 @@ def ce_marked(capture):
                        "(ip.dsfield.ecn == 3 || ipv6.tclass.ecn == 3)",
                        "-T", "fields", "-E", "separator=/t", "-e", "roce.point", "-e", "roce.qp.stream",
                        "-e", "ip.src", "-e", "ipv6.src", "-e", "infiniband.bth.destqp")
-    per = {}
+    per = collections.defaultdict(collections.Counter)
     for line in out.splitlines():
         point, *flow = line.split("\t")
-        per.setdefault(tuple(flow), {}).setdefault(point, 0)
         per[tuple(flow)][point] += 1
     return sum(max(points.values()) for points in per.values())
 
