@@ -188,9 +188,7 @@ void Analyzer::sight_for_pfc(const PacketInfo& p, Verdict& v) {
   r.flow = v.row_flow;
   r.data = v.role != Role::cnp;
   r.congestion = p.ecn == 3 || v.role == Role::cnp;
-  // An RNR retry is the receiver catching up, not a loss.
-  r.loss_evidence = v.seq == SeqClass::gap || (is_retransmission(v.seq) && v.seq != SeqClass::rnr_retry) ||
-                    v.nak == NakCode::psn_sequence_error;
+  r.loss_evidence = is_loss_sign(v);
   v.pfc = pfc_.on_roce(r);
 }
 
@@ -255,8 +253,14 @@ void Analyzer::on_request(const PacketInfo& p, Verdict& v) {
     f.highest_psn = p.psn;
   }
   FlowPoint& fp = flow_point(v.flow, p.point);
-  const SeqResult r = fp.requests.classify(p, f.naks, cfg_);
+  const PointView here{fp.responses_seen, mirrored_points_.contains(p.point), fp.min_rtt_ns};
+  const SeqResult r = fp.requests.classify(p, f.naks, here, cfg_);
+  if (r.mirror_proven) mirrored_points_.insert(p.point);
+  if (r.learned != RecoveryMode::unknown) f.naks.mode = r.learned;
+  if (is_retransmission(r.seq)) f.last_resend_ts = std::max(f.last_resend_ts, p.ts_ns);
   v.seq = r.seq;
+  v.ambiguous = r.ambiguous;
+  v.reorder_nak = r.reorder_nak;
   v.has_expected = r.has_expected;
   v.expected_psn = r.expected_psn;
   v.gap = r.gap;
@@ -283,13 +287,17 @@ void Analyzer::on_response(const PacketInfo& p, Verdict& v) {
   const bool plain_ack = p.has_aeth && s.kind == AckKind::ack && !classify_opcode(p.opcode).is_read_response;
 
   const auto entry = RecentPackets::Entry::of(p);
+  // The same response again is a mirror copy, unless a request was resent
+  // since (a re-issued READ is answered again, byte for byte).
   if (const auto* prev = here.recent_responses.find_same(entry);
-      prev && p.ts_ns - std::min(p.ts_ns, prev->ts_ns) <= cfg_.duplicate_window_ns) {
+      prev && p.ts_ns - std::min(p.ts_ns, prev->ts_ns) <= cfg_.duplicate_window_ns &&
+      !(self.paired != kNoId && flows_[self.paired].last_resend_ts >= prev->ts_ns)) {
     v.seq = SeqClass::duplicate;  // the same response recorded twice
     v.original_frame = prev->frame;
     return;
   }
   here.recent_responses.push(entry);
+  check_read_responses(here, p, v);
   if (plain_ack) {
     v.duplicate_ack = here.has_ack && !psn::after(p.psn, here.ack_psn);
     here.has_ack = true;
@@ -307,6 +315,7 @@ void Analyzer::on_response(const PacketInfo& p, Verdict& v) {
       req.naks.rnr_nak = e;
     } else if (s.nak == NakCode::psn_sequence_error) {
       req.naks.seq_nak = e;
+      v.reorder_nak = fp.requests.arrived_out_of_order(p.psn);
     }
     req.naks.any_nak = true;
     req.naks.last_nak_ts = p.ts_ns;
@@ -317,6 +326,21 @@ void Analyzer::on_response(const PacketInfo& p, Verdict& v) {
   v.covered = c.count;
   v.request_frame = c.newest_frame;
   v.rtt_ns = c.newest_rtt_ns;
+  for (uint64_t rtt : rtt_samples(v))
+    if (!fp.min_rtt_ns || rtt < fp.min_rtt_ns) fp.min_rtt_ns = rtt;
+}
+
+// READ responses of one READ take consecutive PSNs from FIRST to LAST: a
+// jump is responses lost on the way to this point.
+void Analyzer::check_read_responses(FlowPoint& here, const PacketInfo& p, Verdict& v) {
+  const OpcodeInfo op = classify_opcode(p.opcode);
+  if (!op.is_read_response || op.transport != Transport::rc) return;
+  if (!op.starts_message && here.in_read && psn::after(p.psn, here.read_next)) {
+    v.seq = SeqClass::gap;
+    v.gap = static_cast<uint32_t>(psn::diff(p.psn, here.read_next));
+  }
+  here.in_read = !op.ends_message;
+  here.read_next = psn::add(p.psn, 1);
 }
 
 }  // namespace roceshark

@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "epan-ext/config.h"
@@ -56,6 +57,8 @@ class Analyzer {
   const Config& config() const { return cfg_; }
   const FlowKey& flow_key(uint32_t flow) const { return flows_[flow].key; }
   uint32_t flow_stream(uint32_t flow) const { return flows_[flow].stream; }
+  // How the flow's requester answers sequence NAKs, as its resends showed so far.
+  RecoveryMode recovery_mode(uint32_t flow) const { return flows_[flow].naks.mode; }
   std::span<const uint64_t> rtt_samples(const Verdict& v) const {
     return std::span(rtt_samples_).subspan(v.rtt_first, v.covered);
   }
@@ -85,6 +88,9 @@ class Analyzer {
     bool has_ack = false;
     uint32_t ack_psn = 0;
     RecentPackets recent_responses;
+    uint64_t min_rtt_ns = 0;   // of its requests here, 0 until sampled
+    bool in_read = false;      // READ responses this flow sends here: the next PSN due
+    uint32_t read_next = 0;
   };
 
   FlowPoint fresh_flow_point(uint32_t point) const;
@@ -93,6 +99,7 @@ class Analyzer {
   void on_cm(const PacketInfo& p, Verdict& v);
   void on_request(const PacketInfo& p, Verdict& v);
   void on_response(const PacketInfo& p, Verdict& v);
+  void check_read_responses(FlowPoint& here, const PacketInfo& p, Verdict& v);
   void learn_pmtu(uint32_t flow, const PacketInfo& p);
 
   void sight_for_pfc(const PacketInfo& p, Verdict& v);
@@ -113,6 +120,7 @@ class Analyzer {
   std::vector<uint64_t> rtt_samples_;
   std::unordered_map<uint32_t, uint32_t> icrc_expected_;  // bad ICRCs only
   bool untracked_noted_ = false;
+  std::unordered_set<uint32_t> mirrored_points_;  // points where a mirror copy was proven
 
   struct CmKey {
     Address active, passive;

@@ -39,6 +39,11 @@ struct Config {
   // The same packet again within this window, with no NAK between, is a
   // capture artefact (a SPAN session mirroring both directions), not a resend.
   uint64_t duplicate_window_ns = 50'000;
+  // A skipped PSN arriving this long after the packet that skipped it, with
+  // nothing that could have made the sender resend it, is reordering (adaptive
+  // routing, packet spraying), not loss. Far above the skew between paths,
+  // far below the transport timers.
+  uint64_t reorder_window_ns = 100'000;
   // A PSN this far from the expected one, either way, is a new connection on
   // a reused QP number, not loss or retransmission.
   uint32_t reuse_jump = 1u << 16;

@@ -51,8 +51,7 @@ void EvidenceStats::add_roce(const TapRecord& r, const Verdict& v) {
     }
   }
   if (v.pkt.icrc == IcrcState::bad) note(Clue::icrc, v.row_flow, v.point, 0, v.frame, s);
-  const bool loss_sign = v.seq == SeqClass::gap || v.nak == NakCode::psn_sequence_error ||
-                         (is_retransmission(v.seq) && v.seq != SeqClass::rnr_retry);
+  const bool loss_sign = is_loss_sign(v);
   if (loss_sign) note(Clue::loss, v.row_flow, v.point, 0, v.frame, s);
   if (v.seq == SeqClass::timeout_retransmission) note(Clue::timeout, v.row_flow, v.point, 0, v.frame, s);
   if (v.nak == NakCode::rnr) note(Clue::rnr, v.row_flow, v.point, 0, v.frame, s);

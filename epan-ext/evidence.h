@@ -22,7 +22,7 @@ enum class Clue : uint8_t {
   burst,        // a microburst starts: a = from, b = to
   negative,     // negative latency: a = from, b = to
   lossy,        // loss sign on a priority without PFC: a = point, b = priority
-  loss,         // gap, NAK or resend: a = request flow, b = point
+  loss,         // sequence NAK or resend (is_loss_sign): a = request flow, b = point
   timeout,      // timer resend: a = request flow, b = point
   rnr,          // RNR NAK: a = request flow, b = point
   nak_error,    // error NAK (the QP is dead): a = NakCode, b = point

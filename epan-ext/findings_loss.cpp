@@ -8,9 +8,11 @@
 namespace roceshark::triage::detail {
 namespace {
 
-// roce.seq.retransmission is on every kind of resend, RNR retries too.
+// roce.seq.retransmission is on every kind of resend, RNR retries too
+// (is_loss_sign in verdict.cpp).
 const char* kLossSigns =
-    "(roce.seq.gap || roce.seq.retransmission || roce.ack.nak == \"PSN sequence error\") && !roce.seq.rnr_retry";
+    "(roce.seq.retransmission || roce.ack.nak == \"PSN sequence error\") && !roce.seq.rnr_retry && "
+    "!roce.seq.reorder_nak";
 
 // mlnx_qos's --pfc argument enabling one priority.
 std::string pfc_vector(uint32_t prio) {
@@ -57,7 +59,7 @@ void lossy_queues(Builder& b) {
     f.title = "RoCE in a lossy queue: packets of priority " + std::to_string(prio) +
               " are lost and no PFC pause was seen for that priority" +
               (f.where.hop.empty() ? "" : " (lost between " + f.where.hop + ")");
-    f.detail = std::to_string(p.count) + " loss signs (gaps, NAKs, resends) on " + streams_text(p.streams) + " at " +
+    f.detail = std::to_string(p.count) + " loss signs (sequence NAKs, resends) on " + streams_text(p.streams) + " at " +
                where + "; a lossless queue pauses before it drops";
     f.fix = "Give RoCE a lossless class end to end: enable PFC on priority " + std::to_string(prio) +
             " on every switch port and NIC of the path (NIC: mlnx_qos -i <if> --pfc " + pfc_vector(prio) +
@@ -168,7 +170,7 @@ void unexplained(Builder& b) {
   f.impact = b.loss(streams);
   Builder::evidence(f, items, stream_filter(streams) + " && (" + kLossSigns + ")");
   f.title = "Packet loss and go-back-N recovery on " + streams_text(streams) + ", cause not seen in this capture";
-  f.detail = "gaps or sequence-error NAKs with no lossy class, rewrite or corruption to explain them";
+  f.detail = "sequence-error NAKs and resends with no lossy class, rewrite or corruption to explain them";
   f.fix = "Something on the path drops RoCE in its lossless class: read the discard counters of the switches on "
           "the path for the RoCE queue, or capture at more points (the triage then names the hop that loses "
           "them).";

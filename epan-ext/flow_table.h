@@ -42,6 +42,7 @@ struct Flow {
   uint32_t pmtu = 0;
   std::optional<uint32_t> cm_start_psn;  // from the CM exchange that set the flow up
   RequestContext naks;      // NAKs about this flow's requests, from the paired flow
+  uint64_t last_resend_ts = 0;   // its latest resent request, any point: responses to it come again
   std::vector<uint32_t> points;  // indices of this flow's per-point states
 };
 

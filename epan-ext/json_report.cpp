@@ -51,9 +51,15 @@ void write_qps(JsonWriter& w, const QpStats& s) {
     if (r.has_psn) w.field("first_psn", r.first_psn).field("highest_psn", r.highest_psn);
     w.field("gaps", r.gaps).field("missing_psns", r.missing_psns).field("retransmissions", r.retransmissions)
         .field("gbn_resends", r.gbn_resends).field("timeout_retransmissions", r.timeout_retransmissions)
-        .field("rnr_retries", r.rnr_retries).field("duplicates", r.duplicates).field("qp_reuses", r.qp_reuses)
+        .field("rnr_retries", r.rnr_retries).field("selective_resends", r.selective_resends)
+        .field("read_retries", r.read_retries).field("out_of_order", r.out_of_order)
+        .field("reorder_depth_max", r.reorder_depth_max).field("reorder_resends", r.reorder_resends)
+        .field("ambiguous", r.ambiguous).field("recovery_mode", recovery_mode_name(r.recovery))
+        .field("duplicates", r.duplicates).field("qp_reuses", r.qp_reuses)
         .field("responses_seen", r.responses > 0 || r.cnps > 0).field("responses", r.responses)
-        .field("acks", r.acks).field("duplicate_acks", r.duplicate_acks).field("read_responses", r.read_responses);
+        .field("acks", r.acks).field("duplicate_acks", r.duplicate_acks).field("read_responses", r.read_responses)
+        .field("response_gaps", r.response_gaps).field("missing_responses", r.missing_responses)
+        .field("reorder_naks", r.reorder_naks);
     w.key("naks").begin_object();
     for (auto [code, name] : kNaks) w.field(name, r.naks[static_cast<size_t>(code)]);
     w.end_object();

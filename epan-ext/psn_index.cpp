@@ -42,7 +42,11 @@ RecentPackets::Entry RecentPackets::Entry::of(const PacketInfo& p) {
   Entry e;
   e.ts_ns = p.ts_ns, e.frame = p.frame, e.psn = p.psn, e.icrc = p.icrc_value, e.payload_len = p.payload_len;
   e.opcode = p.opcode, e.has_icrc = p.icrc == IcrcState::good || p.icrc == IcrcState::bad;
-  e.has_ip_id = p.has_ip_id, e.ip_id = p.ip_id, e.syndrome = p.syndrome, e.msn = p.msn;
+  e.has_ip_id = p.has_ip_id, e.ip_id = p.ip_id, e.syndrome = p.syndrome, e.msn = p.msn, e.ttl = p.ttl;
+  uint32_t h = 2166136261u;
+  for (auto* mac : {&p.src_mac, &p.dst_mac})
+    for (uint8_t b : *mac) h = (h ^ b) * 16777619u;
+  e.macs = h;
   return e;
 }
 

@@ -50,6 +50,14 @@ class RecentPackets {
     uint16_t ip_id = 0;
     uint8_t syndrome = 0;  // responses: same PSN, different syndrome is a different packet
     uint32_t msn = 0;
+    // Where the copy was taken: a router rewrites these, a resend from the
+    // NIC keeps them. Not part of the identity.
+    uint8_t ttl = 0;
+    uint32_t macs = 0;
+
+    // The same packet recorded at another place of the path (after a
+    // router): the proof that a second copy is a mirror artefact.
+    bool rewritten_from(const Entry& o) const { return ttl != o.ttl || macs != o.macs; }
 
     static Entry of(const PacketInfo& p);
   };

@@ -14,8 +14,6 @@ using cell::num;
 
 std::string us(uint64_t ns) { return cell::us(ns, 2); }
 
-
-
 std::vector<std::string> flow_cells(const QpRow& r) {
   return {num(r.stream), r.point_name, r.flow.src.to_string(), r.flow.dst.to_string(), cell::qp(r.flow.qp)};
 }
@@ -43,27 +41,31 @@ std::string psn_range(const QpRow& r) {
 
 std::string format_qp_report(const QpStats& stats, const std::string& filter) {
   auto seq_cols = flow_columns();
-  for (const char* h : {"Packets", "Bytes", "PSN first-highest", "Gaps", "Missing", "Retrans", "GBN", "Timeout",
-                        "RNR-retry", "Dup", "Hop latency p50/p99/max (us)"})
+  for (const char* h : {"Packets", "Bytes", "PSN first-highest", "Gaps", "Missing", "OOO", "OOO-depth", "Retrans",
+                        "GBN", "Selective", "Timeout", "RNR-retry", "READ-retry", "Dup", "Ambiguous",
+                        "Hop latency p50/p99/max (us)"})
     seq_cols.push_back({h});
+  seq_cols.push_back({"Recovery", kLeft});
   TextTable seq(seq_cols);
 
   auto resp_cols = flow_columns();
-  for (const char* h : {"Responses", "ACKs", "DupACK", "NAK-seq", "RNR-NAK", "CNP", "ECN-CE", "ICRC-bad", "RTT-n",
-                        "RTT min/avg/p99/max (us)"})
+  for (const char* h : {"Responses", "ACKs", "DupACK", "NAK-seq", "NAK-reorder", "RNR-NAK", "Resp-gaps",
+                        "Resp-missing", "CNP", "ECN-CE", "ICRC-bad", "RTT-n", "RTT min/avg/p99/max (us)"})
     resp_cols.push_back({h});
   resp_cols.push_back({"Other NAKs", kLeft});
   TextTable resp(resp_cols);
 
-  uint64_t unchecked = 0, silent = 0, reused = 0;
+  uint64_t unchecked = 0, silent = 0, reused = 0, ambiguous = 0;
   for (const auto& [key, r] : stats.rows()) {
     auto cells = flow_cells(r);
     if (r.requests) {
       const Histogram& hl = r.hop_latency_ns;
       for (auto s : {num(r.requests), num(r.request_bytes), psn_range(r), num(r.gaps), num(r.missing_psns),
-                     num(r.retransmissions), num(r.gbn_resends), num(r.timeout_retransmissions),
-                     num(r.rnr_retries), num(r.duplicates),
-                     hl.count() ? us(hl.quantile(0.5)) + "/" + us(hl.quantile(0.99)) + "/" + us(hl.max()) : "-"})
+                     num(r.out_of_order), r.out_of_order ? num(r.reorder_depth_max) : "-", num(r.retransmissions),
+                     num(r.gbn_resends), num(r.selective_resends), num(r.timeout_retransmissions),
+                     num(r.rnr_retries), num(r.read_retries), num(r.duplicates), num(r.ambiguous),
+                     hl.count() ? us(hl.quantile(0.5)) + "/" + us(hl.quantile(0.99)) + "/" + us(hl.max()) : "-",
+                     std::string(recovery_mode_name(r.recovery))})
         cells.push_back(s);
     } else {
       cells.push_back("requests not seen");
@@ -77,8 +79,9 @@ std::string format_qp_report(const QpStats& stats, const std::string& filter) {
                                               us(h.quantile(0.99)) + "/" + us(h.max())
                                         : "-";
       for (auto s : {num(r.responses), num(r.acks), num(r.duplicate_acks),
-                     num(r.naks[static_cast<size_t>(NakCode::psn_sequence_error)]),
-                     num(r.naks[static_cast<size_t>(NakCode::rnr)]), num(r.cnps), num(r.ce), num(r.icrc_bad),
+                     num(r.naks[static_cast<size_t>(NakCode::psn_sequence_error)]), num(r.reorder_naks),
+                     num(r.naks[static_cast<size_t>(NakCode::rnr)]), num(r.response_gaps),
+                     num(r.missing_responses), num(r.cnps), num(r.ce), num(r.icrc_bad),
                      num(h.count()), rtt, other_naks(r)})
         cells.push_back(s);
     } else {
@@ -88,6 +91,7 @@ std::string format_qp_report(const QpStats& stats, const std::string& filter) {
     resp.add_row(cells);
     unchecked += r.icrc_unchecked;
     reused += r.qp_reuses;
+    ambiguous += r.ambiguous;
   }
 
   std::string out = stats_header("RoCE QP Sequence Analysis", filter);
@@ -103,6 +107,10 @@ std::string format_qp_report(const QpStats& stats, const std::string& filter) {
   if (unchecked)
     out += "Note: " + num(unchecked) + " packet(s) were cut by the snaplen: their ICRC could not be checked.\n";
   if (reused) out += "Note: " + num(reused) + " QP reuse(s): a new connection restarted the PSN sequence.\n";
+  if (ambiguous)
+    out += "Note: " + num(ambiguous) +
+           " packet(s) could be a resend or a mirror copy / late original; nothing in the capture tells: counted as "
+           "retransmissions (roce.seq.ambiguous).\n";
   if (stats.untracked())
     out += "Note: " + num(stats.untracked()) + " packet(s) beyond the flow limit (roce.max_flows) were not analysed.\n";
   if (stats.truncated())

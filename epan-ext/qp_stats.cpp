@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "epan-ext/qp_stats.h"
 
+#include <algorithm>
+
 #include "epan-ext/psn.h"
 
 namespace roceshark {
@@ -39,6 +41,11 @@ void QpStats::add(const TapRecord& r) {
     row.acks += p.has_aeth && v.nak == NakCode::none && !classify_opcode(p.opcode).is_read_response;
     row.duplicate_acks += v.duplicate_ack;
     if (v.nak != NakCode::none) ++row.naks[static_cast<size_t>(v.nak)];
+    row.reorder_naks += v.reorder_nak;
+    if (v.seq == SeqClass::gap) {
+      ++row.response_gaps;
+      row.missing_responses += v.gap;
+    }
     for (uint64_t rtt : r.analyzer->rtt_samples(v)) row.rtt_ns.add(rtt);
     return;
   }
@@ -68,9 +75,18 @@ void QpStats::add(const TapRecord& r) {
     case SeqClass::gbn_resend: ++row.gbn_resends; break;
     case SeqClass::timeout_retransmission: ++row.timeout_retransmissions; break;
     case SeqClass::rnr_retry: ++row.rnr_retries; break;
+    case SeqClass::selective_resend: ++row.selective_resends; break;
+    case SeqClass::read_retry: ++row.read_retries; break;
+    case SeqClass::out_of_order:
+      ++row.out_of_order;
+      row.reorder_depth_max = std::max(row.reorder_depth_max, v.gap);
+      break;
     default: break;
   }
   row.retransmissions += is_retransmission(v.seq);
+  row.reorder_resends += is_retransmission(v.seq) && v.reorder_nak;
+  row.ambiguous += v.ambiguous;
+  if (v.flow != kNoId) row.recovery = r.analyzer->recovery_mode(v.flow);
 }
 
 }  // namespace roceshark

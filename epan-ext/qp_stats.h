@@ -37,6 +37,13 @@ struct QpRow {
   uint64_t gbn_resends = 0;
   uint64_t timeout_retransmissions = 0;
   uint64_t rnr_retries = 0;
+  uint64_t selective_resends = 0;
+  uint64_t read_retries = 0;
+  uint64_t out_of_order = 0;       // late originals: reordering, neither loss nor resend
+  uint32_t reorder_depth_max = 0;  // PSNs the latest of them arrived behind the highest
+  uint64_t reorder_resends = 0;    // resends that NAKs caused by reordering forced
+  uint64_t ambiguous = 0;          // copies or late packets the capture cannot call
+  RecoveryMode recovery = RecoveryMode::unknown;
   uint64_t duplicates = 0;  // mirror copies, requests and responses
   uint64_t qp_reuses = 0;
 
@@ -44,6 +51,9 @@ struct QpRow {
   uint64_t acks = 0;
   uint64_t duplicate_acks = 0;
   uint64_t read_responses = 0;
+  uint64_t response_gaps = 0;     // READ responses that skipped others of their READ
+  uint64_t missing_responses = 0;
+  uint64_t reorder_naks = 0;      // sequence NAKs for a PSN that had arrived here out of order
   std::array<uint64_t, 8> naks{};  // by NakCode; [rnr] counts RNR NAKs
   uint64_t cnps = 0;
   uint64_t ce = 0;  // requests marked ECN-CE

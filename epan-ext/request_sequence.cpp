@@ -12,14 +12,51 @@ namespace {
 
 constexpr uint32_t kMinPmtu = 256;
 constexpr uint32_t kMaxPmtu = 4096;
+constexpr uint32_t kLateValid = 0x80000000u;
 
 uint32_t segments(uint32_t len, uint32_t pmtu) { return len == 0 ? 1 : (len + pmtu - 1) / pmtu; }
 
+// Sent before `b` by a NIC whose IPv4 IDs count up.
+bool id_before(uint16_t a, uint16_t b) {
+  const auto d = static_cast<uint16_t>(b - a);
+  return d != 0 && d < 0x8000;
+}
+
+bool is_read(const PacketInfo& p) { return p.has_reth && classify_opcode(p.opcode).is_read_request; }
+
+template <typename Span>
+bool covers(const Span& s, uint32_t psn) {
+  return s.n && psn::at_or_after(psn, s.lo) && psn::diff(psn, s.lo) < static_cast<int32_t>(s.n);
+}
+
 }  // namespace
+
+const char* recovery_mode_name(RecoveryMode m) {
+  switch (m) {
+    case RecoveryMode::unknown: return "-";
+    case RecoveryMode::go_back_n: return "go-back-N";
+    case RecoveryMode::selective: return "selective";
+  }
+  return "?";
+}
 
 void RequestSequence::restart(std::optional<uint32_t> start_psn) {
   *this = RequestSequence{};
   start_psn_ = start_psn;
+}
+
+bool RequestSequence::arrived_out_of_order(uint32_t psn) const {
+  return std::find(late_psns_.begin(), late_psns_.end(), psn | kLateValid) != late_psns_.end();
+}
+
+const RequestSequence::Hole* RequestSequence::hole_of(uint32_t psn) const {
+  for (const Hole& h : holes_)
+    if (covers(h, psn)) return &h;
+  return nullptr;
+}
+
+bool RequestSequence::in_read_span(uint32_t psn) const {
+  return std::any_of(reads_.begin(), reads_.end(), [&](const ReadSpan& s) { return covers(s, psn); });
 }
 
 SeqResult RequestSequence::start(const PacketInfo& p, bool reuse) {
@@ -40,18 +77,22 @@ SeqResult RequestSequence::start(const PacketInfo& p, bool reuse) {
   return r;
 }
 
+bool RequestSequence::nak_asks_for(const NakEvent& nak, const PacketInfo& p, uint64_t wait_ns,
+                                   const Config& cfg) const {
+  return nak.valid && nak.frame != nak_used_frame_ && nak.ts_ns <= p.ts_ns &&
+         p.ts_ns - nak.ts_ns <= wait_ns + cfg.timeout_ns && psn::at_or_after(p.psn, nak.psn);
+}
+
 SeqClass RequestSequence::run_cause(const PacketInfo& p, const RequestContext& ctx, const Config& cfg) {
-  auto asks_for = [&](const NakEvent& nak, uint64_t wait_ns) {
-    return nak.valid && nak.frame != nak_used_frame_ && nak.ts_ns <= p.ts_ns &&
-           p.ts_ns - nak.ts_ns <= wait_ns + cfg.timeout_ns && psn::at_or_after(p.psn, nak.psn);
-  };
   // A resend answers the newer of the two NAKs when both qualify.
-  const bool seq = asks_for(ctx.seq_nak, 0);
-  const bool rnr = asks_for(ctx.rnr_nak, ctx.rnr_nak.rnr_wait_ns);
+  const bool seq = nak_asks_for(ctx.seq_nak, p, 0, cfg);
+  const bool rnr = nak_asks_for(ctx.rnr_nak, p, ctx.rnr_nak.rnr_wait_ns, cfg);
   run_quiet_ns_ = 0;
+  run_reorder_ = false;
   if (seq && (!rnr || ctx.seq_nak.ts_ns >= ctx.rnr_nak.ts_ns)) {
     nak_used_frame_ = run_nak_frame_ = ctx.seq_nak.frame;
-    return SeqClass::gbn_resend;
+    run_reorder_ = arrived_out_of_order(ctx.seq_nak.psn);
+    return ctx.mode == RecoveryMode::selective ? SeqClass::selective_resend : SeqClass::gbn_resend;
   }
   if (rnr) {
     nak_used_frame_ = run_nak_frame_ = ctx.rnr_nak.frame;
@@ -62,7 +103,86 @@ SeqClass RequestSequence::run_cause(const PacketInfo& p, const RequestContext& c
   return run_quiet_ns_ >= cfg.timeout_ns ? SeqClass::timeout_retransmission : SeqClass::retransmission;
 }
 
-SeqResult RequestSequence::classify(const PacketInfo& p, const RequestContext& ctx, const Config& cfg) {
+// The packet after a NAK run's first resend shows how the requester
+// recovers, when there was more after that PSN to resend.
+RecoveryMode RequestSequence::learn_mode(const PacketInfo& p, bool continues) const {
+  if ((run_ != SeqClass::gbn_resend && run_ != SeqClass::selective_resend) || run_length_ != 1 ||
+      !psn::after(run_end_, run_first_))
+    return RecoveryMode::unknown;
+  return continues && p.psn == psn::add(run_first_, 1) ? RecoveryMode::go_back_n : RecoveryMode::selective;
+}
+
+// A second copy of a packet recorded here: a mirror artefact when a resend
+// could not be it, ambiguous when nothing tells.
+std::optional<SeqResult> RequestSequence::copy_verdict(const PacketInfo& p, const RequestContext& ctx,
+                                                       const PointView& here, const Config& cfg) const {
+  const RecentPackets::Entry e = RecentPackets::Entry::of(p);
+  const RecentPackets::Entry* prev = recent_.find_same(e);
+  if (!prev) return std::nullopt;
+  const uint64_t spacing = p.ts_ns - std::min(p.ts_ns, prev->ts_ns);
+  if (spacing > cfg.duplicate_window_ns) return std::nullopt;
+  // A NAK after the first copy, or one asking for this PSN, is a reason to resend it.
+  if ((ctx.any_nak && ctx.last_nak_ts >= prev->ts_ns) || nak_asks_for(ctx.seq_nak, p, 0, cfg) ||
+      nak_asks_for(ctx.rnr_nak, p, ctx.rnr_nak.rnr_wait_ns, cfg))
+    return std::nullopt;
+  SeqResult r;
+  r.has_expected = true;
+  r.expected_psn = window_lo_;
+  r.original_frame = prev->frame;
+  r.mirror_proven = e.rewritten_from(*prev) || spacing < std::max(kFastestRoundTripNs, here.rtt_floor_ns);
+  // Without proof it is still a copy where a resend's cause would show
+  // (NAKs pass here, or the point mirrors), or when nothing came between.
+  if (r.mirror_proven || here.mirrored || here.responses_seen || prev->frame == last_frame_) {
+    r.seq = SeqClass::duplicate;
+  } else {
+    r.seq = SeqClass::retransmission;  // counted as the resend it may be
+    r.ambiguous = true;
+  }
+  return r;
+}
+
+// A PSN never seen here that fills a recent hole: the late original when
+// nothing could have caused a resend yet.
+std::optional<SeqResult> RequestSequence::late_verdict(const PacketInfo& p, const RequestContext& ctx,
+                                                       const PointView& here, const Config& cfg) {
+  const Hole* h = hole_of(p.psn);
+  if (!h) return std::nullopt;
+  const uint64_t late = p.ts_ns - std::min(p.ts_ns, h->ts_ns);
+  if (late > cfg.reorder_window_ns) return std::nullopt;
+  const bool seq_nak = nak_asks_for(ctx.seq_nak, p, 0, cfg);
+  const bool cause = seq_nak || nak_asks_for(ctx.rnr_nak, p, ctx.rnr_nak.rnr_wait_ns, cfg) ||
+                     p.ts_ns - std::min(p.ts_ns, last_ts_) >= cfg.timeout_ns;
+  // A resend needs a round trip after the hole: the hole's packet to the
+  // receiver, its NAK back to the sender, the resend to here.
+  const bool before_any_resend = late < std::max(kFastestRoundTripNs, here.rtt_floor_ns);
+  bool original = before_any_resend;
+  SeqResult r;
+  if (!cause && here.responses_seen) {
+    original = true;  // a NAK for it would have passed here
+  } else if (!cause) {
+    // One-directional: the NAK may pass elsewhere. A NIC that counts its
+    // IPv4 IDs up dates the packet.
+    const bool sent_before_hole = h->has_ip_id && p.has_ip_id && id_before(p.ip_id, h->ip_id);
+    const bool sent_after_highest = highest_has_ip_id_ && p.has_ip_id && id_before(highest_ip_id_, p.ip_id);
+    original = original || (sent_before_hole && !sent_after_highest);
+    if (!original && !sent_after_highest) r.ambiguous = true;
+  }
+  if (!original) {
+    if (!r.ambiguous) return std::nullopt;
+    return r;  // the caller classifies it as a retransmission, flagged
+  }
+  r.seq = SeqClass::out_of_order;
+  r.gap = static_cast<uint32_t>(-psn::diff(p.psn, highest_));
+  if (seq_nak) {  // the NAK the reordering caused passed here before the late packet
+    r.reorder_nak = true;
+    r.nak_frame = ctx.seq_nak.frame;
+  }
+  late_psns_[late_next_++ % late_psns_.size()] = p.psn | kLateValid;
+  return r;
+}
+
+SeqResult RequestSequence::classify(const PacketInfo& p, const RequestContext& ctx, const PointView& here,
+                                    const Config& cfg) {
   if (!started_) {
     SeqResult r = start(p, false);
     advance(p, ctx);
@@ -74,46 +194,72 @@ SeqResult RequestSequence::classify(const PacketInfo& p, const RequestContext& c
   r.expected_psn = window_lo_;
   const int32_t ahead = psn::diff(p.psn, highest_);
   if (static_cast<uint32_t>(std::abs(ahead)) > cfg.reuse_jump) {
-    first_seen_.clear();
-    recent_.clear();
+    const auto start_psn = start_psn_;
+    restart(start_psn);
     r = start(p, true);
     advance(p, ctx);
     remember(p);
     return r;
   }
+  const bool continues =
+      run_ != SeqClass::none && psn::after(p.psn, run_last_) && psn::at_or_after(run_end_, p.psn);
+  const RecoveryMode learned = learn_mode(p, continues);
 
   if (ahead > 0) {
     const int32_t beyond = psn::diff(p.psn, window_hi_);
-    if (beyond > 0) {
+    if (is_read(p) && psn::after(window_lo_, p.psn)) {
+      // Re-issued inside the READ's own responses: a READ retry.
+      run_cause(p, ctx, cfg);
+      r.seq = SeqClass::read_retry;
+      r.nak_frame = run_nak_frame_;
+      r.quiet_ns = run_quiet_ns_;
+    } else if (beyond > 0) {
       r.seq = SeqClass::gap;
       r.gap = static_cast<uint32_t>(beyond);
+      holes_[holes_next_++ % holes_.size()] = {psn::add(p.psn, -beyond), r.gap, p.ts_ns, p.has_ip_id, p.ip_id};
     }
     run_ = SeqClass::none;
+    r.learned = learned;
     advance(p, ctx);
     remember(p);
     return r;
   }
 
-  // At or behind the highest PSN: a second copy, or a resend.
-  if (const auto* prev = recent_.find_same(RecentPackets::Entry::of(p));
-      prev && p.ts_ns - std::min(p.ts_ns, prev->ts_ns) <= cfg.duplicate_window_ns &&
-      !(ctx.any_nak && ctx.last_nak_ts >= prev->ts_ns)) {
-    r.seq = SeqClass::duplicate;
-    r.original_frame = prev->frame;
-    return r;  // a capture artefact: the flow's state is unchanged
-  }
-
-  const bool continues = run_ != SeqClass::none && psn::after(p.psn, run_last_) &&
-                         psn::at_or_after(run_end_, p.psn);
+  // At or behind the highest PSN: a second copy, a late packet, or a resend.
+  const uint32_t seen = first_seen_.find(p.psn);
+  bool ambiguous = false;
   if (!continues) {
+    if (auto copy = copy_verdict(p, ctx, here, cfg)) {
+      if (copy->seq == SeqClass::duplicate) return *copy;  // a capture artefact: the flow's state is unchanged
+      ambiguous = true;
+    }
+    if (!seen) {
+      if (auto late = late_verdict(p, ctx, here, cfg)) {
+        if (late->seq == SeqClass::out_of_order) {
+          late->has_expected = true;
+          late->expected_psn = window_lo_;
+          late->learned = learned;
+          last_ts_ = p.ts_ns;
+          remember(p);
+          return *late;
+        }
+        ambiguous = true;
+      }
+    }
     run_ = run_cause(p, ctx, cfg);
     run_end_ = highest_;
+    run_first_ = p.psn;
+    run_length_ = 0;
   }
-  r.seq = run_;
+  ++run_length_;
+  r.seq = is_read(p) && !seen && in_read_span(p.psn) ? SeqClass::read_retry : run_;
+  r.ambiguous = ambiguous;
+  r.learned = learned;
   r.nak_frame = run_nak_frame_;
   r.quiet_ns = run_quiet_ns_;  // the silence before the run, on each of its packets
+  r.reorder_nak = run_reorder_;
   run_last_ = p.psn;
-  r.original_frame = first_seen_.find(p.psn);
+  r.original_frame = seen;
   last_ts_ = p.ts_ns;
   remember(p);
   return r;
@@ -122,12 +268,15 @@ SeqResult RequestSequence::classify(const PacketInfo& p, const RequestContext& c
 // Moves the in-order window past a packet that advanced the sequence.
 void RequestSequence::advance(const PacketInfo& p, const RequestContext& ctx) {
   highest_ = p.psn;
+  highest_has_ip_id_ = p.has_ip_id;
+  highest_ip_id_ = p.ip_id;
   last_ts_ = p.ts_ns;
   uint32_t lo = 1, hi = 1;
-  if (p.has_reth && classify_opcode(p.opcode).is_read_request) {
+  if (is_read(p)) {
     // The READ's responses use the PSNs after it, one per path-MTU segment.
     lo = segments(p.dma_len, ctx.pmtu ? ctx.pmtu : kMaxPmtu);
     hi = segments(p.dma_len, ctx.pmtu ? ctx.pmtu : kMinPmtu);
+    if (lo > 1) reads_[reads_next_++ % reads_.size()] = {psn::add(p.psn, 1), lo - 1};
   }
   window_lo_ = psn::add(p.psn, lo);
   window_hi_ = psn::add(p.psn, hi);
@@ -136,6 +285,7 @@ void RequestSequence::advance(const PacketInfo& p, const RequestContext& ctx) {
 void RequestSequence::remember(const PacketInfo& p) {
   first_seen_.note(p.psn, p.frame);
   recent_.push(RecentPackets::Entry::of(p));
+  last_frame_ = p.frame;
 }
 
 }  // namespace roceshark

@@ -3,11 +3,15 @@
 //
 // A packet is compared with `highest`, the furthest PSN seen here, and with
 // the in-order window after it (one PSN, or the span a READ's responses
-// take). Ahead of the window is a gap; at or behind `highest` is a
+// take). Ahead of the window is a gap, and the skipped PSNs are a hole. At
+// or behind `highest`, a PSN never seen here that fills a recent hole with
+// nothing to cause a resend is out of order; anything else there is a
 // retransmission, a run of which ends when it passes `run_end`. The cause of
 // a run is decided at its first packet: the flow's NAK that asked for it, a
-// quiet period of at least the timeout, or unknown.
+// quiet period of at least the timeout, or unknown. The rules and their
+// reasons are in docs/analysis.md.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 
@@ -27,50 +31,104 @@ struct NakEvent {
   uint32_t rnr_wait_ns = 0;  // RNR NAK: the timer the requester must wait
 };
 
+// How the requester answers sequence-error NAKs, from the shape of its runs.
+enum class RecoveryMode : uint8_t { unknown, go_back_n, selective };
+const char* recovery_mode_name(RecoveryMode m);
+
 struct RequestContext {
   NakEvent seq_nak;          // PSN sequence error
   NakEvent rnr_nak;
   uint64_t last_nak_ts = 0;  // any NAK, for "no NAK in between"
   bool any_nak = false;
   uint32_t pmtu = 0;         // learned path MTU, 0 until known
+  RecoveryMode mode = RecoveryMode::unknown;
 };
+
+// What this point has shown beyond the flow's requests.
+struct PointView {
+  bool responses_seen = false;  // the flow's NAKs pass here: a resend's cause would be visible
+  bool mirrored = false;        // a proven mirror copy was recorded here before
+  uint64_t rtt_floor_ns = 0;    // the fastest request -> response round trip here, 0 unknown
+};
+
+// No RoCE round trip is faster than this (two NIC traversals and the
+// responder's turnaround), so no resend follows its original sooner.
+inline constexpr uint64_t kFastestRoundTripNs = 2'000;
 
 struct SeqResult {
   SeqClass seq = SeqClass::in_order;
   bool has_expected = false;
   bool qp_reuse = false;
+  bool ambiguous = false;      // a copy or a late packet the capture cannot call
+  bool mirror_proven = false;  // a mirror copy no resend could be
+  bool reorder_nak = false;    // resend answering, or late packet proving, a NAK reordering caused
   uint32_t expected_psn = 0;
-  uint32_t gap = 0;
+  uint32_t gap = 0;  // gap: PSNs missing; out of order: PSNs behind the highest
   uint32_t original_frame = 0;
   uint32_t nak_frame = 0;
   uint64_t quiet_ns = 0;  // silence before the run this retransmission belongs to
+  RecoveryMode learned = RecoveryMode::unknown;  // the requester's mode, when this packet shows it
 };
 
 class RequestSequence {
  public:
-  SeqResult classify(const PacketInfo& p, const RequestContext& ctx, const Config& cfg);
+  SeqResult classify(const PacketInfo& p, const RequestContext& ctx, const PointView& here, const Config& cfg);
   // Forget everything; a CM exchange may say which PSN comes first.
   void restart(std::optional<uint32_t> start_psn);
+  // Whether `psn` reached this point out of order (a NAK for it was caused by reordering).
+  bool arrived_out_of_order(uint32_t psn) const;
 
  private:
+  struct Hole {
+    uint32_t lo = 0, n = 0;  // PSNs [lo, lo + n) skipped
+    uint64_t ts_ns = 0;      // when the packet past them arrived
+    bool has_ip_id = false;
+    uint16_t ip_id = 0;      // of that packet
+  };
+  // The PSNs a READ's responses took after its own, for re-issued READs.
+  struct ReadSpan {
+    uint32_t lo = 0, n = 0;
+  };
+
   SeqResult start(const PacketInfo& p, bool reuse);
   SeqClass run_cause(const PacketInfo& p, const RequestContext& ctx, const Config& cfg);
+  bool nak_asks_for(const NakEvent& nak, const PacketInfo& p, uint64_t wait_ns, const Config& cfg) const;
+  const Hole* hole_of(uint32_t psn) const;
+  bool in_read_span(uint32_t psn) const;
+  std::optional<SeqResult> copy_verdict(const PacketInfo& p, const RequestContext& ctx, const PointView& here,
+                                        const Config& cfg) const;
+  std::optional<SeqResult> late_verdict(const PacketInfo& p, const RequestContext& ctx, const PointView& here,
+                                        const Config& cfg);
+  RecoveryMode learn_mode(const PacketInfo& p, bool continues) const;
   void advance(const PacketInfo& p, const RequestContext& ctx);
   void remember(const PacketInfo& p);
 
   bool started_ = false;
   std::optional<uint32_t> start_psn_;
   uint32_t highest_ = 0;
+  bool highest_has_ip_id_ = false;
+  uint16_t highest_ip_id_ = 0;
   uint32_t window_lo_ = 0;  // next PSNs in order: [window_lo_, window_hi_]
   uint32_t window_hi_ = 0;
   uint64_t last_ts_ = 0;
+  uint32_t last_frame_ = 0;  // the flow's previous packet here
 
   SeqClass run_ = SeqClass::none;
   uint32_t run_end_ = 0;
+  uint32_t run_first_ = 0;
   uint32_t run_last_ = 0;
+  uint32_t run_length_ = 0;
   uint32_t run_nak_frame_ = 0;
   uint64_t run_quiet_ns_ = 0;
+  bool run_reorder_ = false;
   uint32_t nak_used_frame_ = 0;  // a NAK starts at most one run here
+
+  std::array<Hole, 8> holes_{};
+  uint32_t holes_next_ = 0;
+  std::array<ReadSpan, 4> reads_{};
+  uint32_t reads_next_ = 0;
+  std::array<uint32_t, 8> late_psns_{};  // PSNs that arrived out of order, with kLateValid
+  uint32_t late_next_ = 0;
 
   FirstSeenIndex first_seen_;
   RecentPackets recent_;

@@ -21,13 +21,22 @@ enum class SeqClass : uint8_t {
   timeout_retransmission,
   rnr_retry,        // after an RNR NAK and its timer
   duplicate,        // the same packet recorded twice (mirror artefact)
+  out_of_order,     // a skipped PSN arriving late, first copy here: reordering, not loss
+  selective_resend, // after a PSN-sequence-error NAK, in a QP that resends only what was NAKed
+  read_retry,       // a READ re-issued at a PSN its earlier READ's responses used
 };
 
 const char* seq_class_name(SeqClass c);
 inline bool is_retransmission(SeqClass c) {
   return c == SeqClass::retransmission || c == SeqClass::gbn_resend || c == SeqClass::timeout_retransmission ||
-         c == SeqClass::rnr_retry;
+         c == SeqClass::rnr_retry || c == SeqClass::selective_resend || c == SeqClass::read_retry;
 }
+
+struct Verdict;
+// What proves a loss: a sequence NAK or a resend. Not a gap alone (the
+// late original may still come: reordering), not an RNR retry (the receiver
+// catching up), not what a NAK caused by reordering set off.
+bool is_loss_sign(const Verdict& v);
 
 inline constexpr uint32_t kNoFrame = 0;
 inline constexpr uint32_t kNoId = UINT32_MAX;
@@ -78,9 +87,11 @@ struct Verdict {
   bool truncated : 1 = false;        // too short for its BTH: not analysed
   bool has_hop : 1 = false;          // seen at another point before: a hop verdict is stored
   bool merged_points : 1 = false;    // first sign that this point records its flow at two places
+  bool ambiguous : 1 = false;        // a copy (mirror or resend?) or a late packet (reordered or resent?) nothing tells
+  bool reorder_nak : 1 = false;      // NAK: its PSN had arrived here out of order; resend: such a NAK's run
 
   uint32_t expected_psn = 0;
-  uint32_t gap = 0;                    // PSNs missing
+  uint32_t gap = 0;                    // gap: PSNs missing; out-of-order: PSNs it arrived behind the highest
   uint32_t original_frame = kNoFrame;  // first copy of this PSN at this point
   uint32_t nak_frame = kNoFrame;       // the NAK that started a go-back-N or RNR run
   uint32_t request_frame = kNoFrame;   // newest request this response is first to cover

@@ -24,6 +24,7 @@ dissector_handle_t handle;
 // Preferences (documented in docs/preferences.md).
 guint pref_timeout_us = 1000;
 guint pref_duplicate_window_us = 50;
+guint pref_reorder_window_us = 100;
 guint pref_max_flows = 1u << 18;
 gboolean pref_check_icrc = TRUE;
 
@@ -37,6 +38,7 @@ void apply_preferences() {
   Config cfg = configured;
   cfg.timeout_ns = uint64_t{pref_timeout_us} * 1000;
   cfg.duplicate_window_ns = uint64_t{pref_duplicate_window_us} * 1000;
+  cfg.reorder_window_ns = uint64_t{pref_reorder_window_us} * 1000;
   cfg.max_flows = pref_max_flows;
   std::string error;
   if (!apply_pfc_preferences(cfg, error) || !apply_qos_preferences(cfg, error) ||
@@ -91,6 +93,26 @@ void register_fields() {
                         0, "The NAK this resend answers", HFILL}},
       {&ids.quiet_ns, {"Quiet period (ns)", "roce.seq.quiet_ns", FT_UINT64, BASE_DEC, nullptr, 0,
                        "Silence on this flow at this point before the retransmission", HFILL}},
+      {&ids.out_of_order, {"Out of order", "roce.seq.out_of_order", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                           "A skipped PSN arriving late, first copy at this point, with nothing that could have "
+                           "made the sender resend it yet: reordering, neither loss nor retransmission",
+                           HFILL}},
+      {&ids.reorder_depth, {"Reorder depth", "roce.seq.reorder_depth", FT_UINT32, BASE_DEC, nullptr, 0,
+                            "PSNs this late packet arrived behind the highest PSN seen at this point", HFILL}},
+      {&ids.selective_resend, {"Selective resend", "roce.seq.selective_resend", FT_BOOLEAN, BASE_NONE,
+                               TFS(&kPresent), 0,
+                               "Resent after a PSN sequence error NAK by a requester that resends only the "
+                               "NAKed PSNs (selective repeat)",
+                               HFILL}},
+      {&ids.read_retry, {"READ retry", "roce.seq.read_retry", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                         "A READ request re-issued at a PSN an earlier READ's responses used", HFILL}},
+      {&ids.ambiguous, {"Ambiguous", "roce.seq.ambiguous", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                        "Nothing in the capture tells a resend from a mirror copy or a late original here; "
+                        "counted as a retransmission",
+                        HFILL}},
+      {&ids.reorder_nak, {"Caused by reordering", "roce.seq.reorder_nak", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                          "A sequence NAK for a PSN that reached this point out of order, or a resend it forced",
+                          HFILL}},
       {&ids.qp_reuse, {"QP reuse", "roce.seq.qp_reuse", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
                        "A new connection on this QP number restarted the PSN sequence", HFILL}},
       {&ids.ack_kind, {"Response", "roce.ack.kind", FT_STRING, BASE_NONE, nullptr, 0,
@@ -139,6 +161,20 @@ void register_fields() {
       {&ids.ei_icrc_bad, {"roce.icrc_bad.expert", PI_CHECKSUM, PI_ERROR, "Bad ICRC", EXPFILL}},
       {&ids.ei_icrc_unchecked, {"roce.icrc_unchecked.expert", PI_CHECKSUM, PI_CHAT,
                                 "ICRC not captured (snaplen): not checked on this flow", EXPFILL}},
+      {&ids.ei_out_of_order, {"roce.seq.out_of_order.expert", PI_SEQUENCE, PI_NOTE,
+                              "Out of order: a late original (reordering), not a loss", EXPFILL}},
+      {&ids.ei_selective, {"roce.seq.selective_resend.expert", PI_SEQUENCE, PI_NOTE,
+                           "Selective resend after NAK", EXPFILL}},
+      {&ids.ei_read_retry, {"roce.seq.read_retry.expert", PI_SEQUENCE, PI_WARN,
+                            "READ retry: a READ re-issued for responses that did not arrive", EXPFILL}},
+      {&ids.ei_ambiguous, {"roce.seq.ambiguous.expert", PI_SEQUENCE, PI_NOTE,
+                           "Ambiguous: a resend, or a mirror copy / late original; the capture cannot tell",
+                           EXPFILL}},
+      {&ids.ei_reorder_nak, {"roce.seq.reorder_nak.expert", PI_SEQUENCE, PI_WARN,
+                             "NAK caused by reordering: the receiver does not accept out-of-order packets",
+                             EXPFILL}},
+      {&ids.ei_response_gap, {"roce.seq.response_gap.expert", PI_SEQUENCE, PI_WARN,
+                              "READ responses missing at this point", EXPFILL}},
       {&ids.ei_qp_reuse, {"roce.seq.qp_reuse.expert", PI_SEQUENCE, PI_NOTE, "QP reuse: new connection", EXPFILL}},
       {&ids.ei_truncated, {"roce.truncated_bth", PI_MALFORMED, PI_ERROR,
                            "RoCE packet too short for its BTH: not analysed", EXPFILL}},
@@ -165,6 +201,11 @@ void register_preferences() {
                                  "The same packet again within this window, with no NAK between, is a capture "
                                  "duplicate (SPAN mirroring both directions), not a retransmission",
                                  10, &pref_duplicate_window_us);
+  prefs_register_uint_preference(m, "reorder_window_us", "Reorder window (us)",
+                                 "A skipped PSN arriving within this time of the packet that skipped it, with no "
+                                 "NAK, RNR NAK or timer that could have made the sender resend it, is out of order "
+                                 "(adaptive routing), not a loss",
+                                 10, &pref_reorder_window_us);
   prefs_register_bool_preference(m, "check_icrc", "Validate the ICRC",
                                  "Recompute the invariant CRC of every fully captured RoCE packet", &pref_check_icrc);
   prefs_register_uint_preference(m, "max_flows", "Flow limit",

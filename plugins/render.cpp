@@ -42,6 +42,9 @@ const char* info_tag(const Verdict& v) {
     case SeqClass::gbn_resend: return "[RoCE Go-back-N] ";
     case SeqClass::timeout_retransmission: return "[RoCE Timeout Retransmission] ";
     case SeqClass::rnr_retry: return "[RoCE RNR Retry] ";
+    case SeqClass::out_of_order: return "[RoCE Out-Of-Order] ";
+    case SeqClass::selective_resend: return "[RoCE Selective Resend] ";
+    case SeqClass::read_retry: return "[RoCE READ Retry] ";
     default: break;
   }
   if (v.duplicate_ack) return "[RoCE Dup ACK] ";
@@ -75,14 +78,39 @@ void render_request(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verd
       if (v.original_frame) gen(proto_tree_add_uint(st, ids.original_frame, tvb, 0, 0, v.original_frame));
       break;
     }
+    case SeqClass::out_of_order: {
+      expert_add_info_format(pinfo, add_flag(st, tvb, ids.out_of_order), &ids.ei_out_of_order,
+                             "Out of order on QP 0x%06x at %s: PSN %u arrived %u behind the highest (reordering, "
+                             "not a loss)",
+                             qp, point.c_str(), v.pkt.psn, v.gap);
+      gen(proto_tree_add_uint(st, ids.reorder_depth, tvb, 0, 0, v.gap));
+      if (v.nak_frame) gen(proto_tree_add_uint(st, ids.nak_frame, tvb, 0, 0, v.nak_frame));
+      break;
+    }
     case SeqClass::retransmission:
     case SeqClass::gbn_resend:
+    case SeqClass::selective_resend:
+    case SeqClass::read_retry:
     case SeqClass::timeout_retransmission:
     case SeqClass::rnr_retry: {
       proto_item* it = add_flag(st, tvb, ids.retransmission);
-      if (v.seq == SeqClass::retransmission)
+      if (v.seq == SeqClass::retransmission && !v.ambiguous)
         expert_add_info_format(pinfo, it, &ids.ei_retransmission,
                                "Retransmission on QP 0x%06x at %s (no NAK seen, no timeout)", qp, point.c_str());
+      if (v.ambiguous)
+        expert_add_info_format(pinfo, add_flag(st, tvb, ids.ambiguous), &ids.ei_ambiguous,
+                               "Ambiguous on QP 0x%06x at %s: a resend, or a mirror copy or late original; "
+                               "nothing in the capture tells (counted as a retransmission)",
+                               qp, point.c_str());
+      if (v.seq == SeqClass::selective_resend)
+        expert_add_info_format(pinfo, add_flag(st, tvb, ids.selective_resend), &ids.ei_selective,
+                               "Selective resend on QP 0x%06x at %s after the NAK in frame %u", qp, point.c_str(),
+                               v.nak_frame);
+      if (v.seq == SeqClass::read_retry)
+        expert_add_info_format(pinfo, add_flag(st, tvb, ids.read_retry), &ids.ei_read_retry,
+                               "READ retry on QP 0x%06x at %s: PSN %u re-issued for responses that did not arrive",
+                               qp, point.c_str(), v.pkt.psn);
+      if (v.reorder_nak) add_flag(st, tvb, ids.reorder_nak);
       if (v.seq == SeqClass::gbn_resend)
         expert_add_info_format(pinfo, add_flag(st, tvb, ids.gbn_resend), &ids.ei_gbn,
                                "Go-back-N resend on QP 0x%06x at %s after the NAK in frame %u", qp, point.c_str(),
@@ -136,12 +164,24 @@ void render_response(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Ver
                            qp, point.c_str(), rnr_timer_us(s.value));
   } else if (v.nak == NakCode::psn_sequence_error) {
     proto_item* it = gen(proto_tree_add_string(at, ids.nak, tvb, 0, 0, nak_name(v.nak)));
-    expert_add_info_format(pinfo, it, &ids.ei_nak, "NAK PSN sequence error on QP 0x%06x at %s: a request was lost",
-                           qp, point.c_str());
+    if (v.reorder_nak)
+      expert_add_info_format(pinfo, add_flag(at, tvb, ids.reorder_nak), &ids.ei_reorder_nak,
+                             "NAK caused by reordering on QP 0x%06x at %s: PSN %u had already arrived here out of "
+                             "order; the receiver NAKs reordering (enable out-of-order placement, or keep adaptive "
+                             "routing off this priority)",
+                             qp, point.c_str(), p.psn);
+    else
+      expert_add_info_format(pinfo, it, &ids.ei_nak, "NAK PSN sequence error on QP 0x%06x at %s: a request was lost",
+                             qp, point.c_str());
   } else if (v.nak != NakCode::none) {
     proto_item* it = gen(proto_tree_add_string(at, ids.nak, tvb, 0, 0, nak_name(v.nak)));
     expert_add_info_format(pinfo, it, &ids.ei_nak_error, "NAK %s on QP 0x%06x at %s", nak_name(v.nak), qp,
                            point.c_str());
+  }
+  if (v.seq == SeqClass::gap) {
+    expert_add_info_format(pinfo, gen(proto_tree_add_uint(at, ids.gap, tvb, 0, 0, v.gap)), &ids.ei_response_gap,
+                           "READ responses missing on QP 0x%06x at %s: %u response PSN(s) lost before this point", qp,
+                           point.c_str(), v.gap);
   }
   if (v.duplicate_ack)
     expert_add_info_format(pinfo, add_flag(at, tvb, ids.dup_ack), &ids.ei_dup_ack,

@@ -21,7 +21,9 @@ struct Ids {
 
   int stream = -1, point = -1, role = -1;
   int seq = -1, expected_psn = -1, gap = -1, retransmission = -1, gbn_resend = -1, timeout_retransmission = -1,
-      rnr_retry = -1, duplicate = -1, original_frame = -1, nak_frame = -1, quiet_ns = -1, qp_reuse = -1;
+      rnr_retry = -1, duplicate = -1, original_frame = -1, nak_frame = -1, quiet_ns = -1, qp_reuse = -1,
+      out_of_order = -1, reorder_depth = -1, selective_resend = -1, read_retry = -1, ambiguous = -1,
+      reorder_nak = -1;
   int ack_kind = -1, nak = -1, rnr_timer_us = -1, dup_ack = -1, rtt_ns = -1, request_frame = -1, covered = -1;
   int cnp = -1, cnp_qp = -1, fecn = -1, becn = -1;
   int icrc_status = -1, icrc_bad = -1, icrc_computed = -1;
@@ -45,6 +47,8 @@ struct Ids {
                ei_rnr_retry = EI_INIT, ei_duplicate = EI_INIT, ei_nak = EI_INIT, ei_nak_error = EI_INIT,
                ei_rnr_nak = EI_INIT, ei_dup_ack = EI_INIT, ei_cnp = EI_INIT, ei_icrc_bad = EI_INIT,
                ei_icrc_unchecked = EI_INIT, ei_qp_reuse = EI_INIT, ei_truncated = EI_INIT,
+               ei_out_of_order = EI_INIT, ei_selective = EI_INIT, ei_read_retry = EI_INIT, ei_ambiguous = EI_INIT,
+               ei_reorder_nak = EI_INIT, ei_response_gap = EI_INIT,
                ei_untracked = EI_INIT, ei_pfc_storm = EI_INIT, ei_pfc_no_ecn = EI_INIT,
                ei_pfc_wrong_class = EI_INIT, ei_pfc_propagation = EI_INIT, ei_pfc_reserved_bits = EI_INIT,
                ei_pfc_nonstandard_dst = EI_INIT, ei_pfc_truncated = EI_INIT, ei_pfc_lossy_queue = EI_INIT;

@@ -189,7 +189,7 @@ TEST(Findings, LossRanksByItsStallAndEndsInFail) {
   EXPECT_EQ(top.kind, Kind::lossy_queue);  // no PFC seen for priority 0 (DSCP 0)
   EXPECT_EQ(top.impact.stall_ns, 3 * us);
   EXPECT_EQ(top.impact.qps, 1u);
-  EXPECT_EQ(top.frames.front(), 2u);  // the gap
+  EXPECT_EQ(top.frames.front(), 3u);  // the NAK: a gap alone is no proof of loss (reordering)
   EXPECT_EQ(t.health.overall, Grade::fail);
 }
 
