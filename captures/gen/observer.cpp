@@ -82,7 +82,7 @@ std::string Observer::request_verdict(Stream& s, const FrameInfo& in, Ns time) c
     const int32_t d = psn::diff(in.psn, psn::add(*s.highest, 1));
     if (d == 0) v = "in-order";
     else if (d > 0) v = "gap:" + std::to_string(d);
-    else if (in.cause == Cause::original) {  // a first transmission that later ones overtook
+    else if (in.cause == Cause::original && in.psn != *s.highest) {  // a first transmission later ones overtook
       v = "ooo:" + std::to_string(psn::diff(*s.highest, in.psn));
       overtaken = true;
       s.ooo.push_back(in.psn);

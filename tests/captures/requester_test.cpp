@@ -82,6 +82,8 @@ TEST(Requester, ReadConsumesItsResponsePsns) {
   EXPECT_EQ(p[1].psn, 104u);
   EXPECT_TRUE(r.on_read_response(100, false, 10));
   EXPECT_FALSE(r.idle());
+  EXPECT_TRUE(r.on_read_response(101, false, 11));
+  EXPECT_TRUE(r.on_read_response(102, false, 12));
   EXPECT_TRUE(r.on_read_response(103, true, 20));
   EXPECT_EQ(r.una(), 104u);
   r.on_ack(104, 30);
