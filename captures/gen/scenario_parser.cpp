@@ -578,21 +578,25 @@ class Parser {
     return r;
   }
 
+  // A fault on the packets of a path: which ones (select) and where (where=).
+  template <typename Fault>
+  Fault on_path(const char* usage, std::string_view kinds) {
+    want_words(3, 3, usage);
+    Fault f;
+    f.line = line_;
+    f.sel = select(kinds);
+    f.where = where();
+    return f;
+  }
+
   void drop() {
-    want_words(3, 3, "drop <qp> <requester-host> psn=N[-M] where=... [kind=req|ack|readresp] [times=N|all]");
-    Drop d;
-    d.line = line_;
-    d.sel = select("req,ack,readresp,");
-    d.where = where();
-    sc_.drops.push_back(d);
+    sc_.drops.push_back(on_path<Drop>(
+        "drop <qp> <requester-host> psn=N[-M] where=... [kind=req|ack|readresp] [times=N|all]", "req,ack,readresp,"));
   }
 
   void reorder() {
-    want_words(3, 3, "reorder <qp> <requester-host> psn=N[-M] by=T where=... [kind=req|readresp] [times=N|all]");
-    Reorder r;
-    r.line = line_;
-    r.sel = select("req,readresp,");
-    r.where = where();
+    Reorder r = on_path<Reorder>(
+        "reorder <qp> <requester-host> psn=N[-M] by=T where=... [kind=req|readresp] [times=N|all]", "req,readresp,");
     auto by = opt("by");
     if (!by) fail("reorder needs by=<duration>: how much longer the chosen packet's way is");
     r.delay = duration("by", *by);
@@ -601,11 +605,7 @@ class Parser {
   }
 
   void corrupt() {
-    want_words(3, 3, "corrupt <qp> <requester-host> psn=N[-M] where=... [byte=N] [times=N|all]");
-    Corrupt c;
-    c.line = line_;
-    c.sel = select("req,");
-    c.where = where();
+    Corrupt c = on_path<Corrupt>("corrupt <qp> <requester-host> psn=N[-M] where=... [byte=N] [times=N|all]", "req,");
     if (auto b = opt("byte")) c.byte = static_cast<uint32_t>(number("byte", *b, 4095));
     sc_.corrupts.push_back(c);
   }
