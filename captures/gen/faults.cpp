@@ -6,7 +6,7 @@
 namespace roceshark::gen {
 
 FaultBook::FaultBook(const Scenario& sc)
-    : sc_(sc), drops_(sc.drops.size()), corrupts_(sc.corrupts.size()), marks_(sc.marks.size()) {}
+    : sc_(sc), drops_(sc.drops.size()), corrupts_(sc.corrupts.size()), marks_(sc.marks.size()), reorders_(sc.reorders.size()) {}
 
 bool FaultBook::hit(const PacketSelect& s, Counter& c, size_t qp, int side, Traffic t, uint32_t offset) {
   if (s.qp != qp || s.side != side || s.traffic != t || offset < s.first || offset > s.last) return false;
@@ -30,6 +30,11 @@ Fates FaultBook::decide(size_t qp, int req_side, Traffic traffic, uint32_t offse
   for (size_t i = 0; i < marks_.size(); ++i)
     if (hit(sc_.marks[i].sel, marks_[i], qp, req_side, traffic, offset))
       f.mark_hop = std::min(f.mark_hop.value_or(SIZE_MAX), sc_.marks[i].hop);
+  for (size_t i = 0; i < reorders_.size(); ++i)
+    if (hit(sc_.reorders[i].sel, reorders_[i], qp, req_side, traffic, offset) && !f.reorder_segment) {
+      f.reorder_segment = sc_.reorders[i].where.segment;
+      f.reorder_delay = sc_.reorders[i].delay;
+    }
   return f;
 }
 
@@ -41,6 +46,8 @@ std::vector<int> FaultBook::unused() const {
     if (!corrupts_[i].fired) lines.push_back(sc_.corrupts[i].line);
   for (size_t i = 0; i < marks_.size(); ++i)
     if (!marks_[i].fired) lines.push_back(sc_.marks[i].line);
+  for (size_t i = 0; i < reorders_.size(); ++i)
+    if (!reorders_[i].fired) lines.push_back(sc_.reorders[i].line);
   std::sort(lines.begin(), lines.end());
   return lines;
 }

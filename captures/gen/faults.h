@@ -16,6 +16,8 @@ struct Fates {
   std::optional<size_t> corrupt_segment;  // a payload byte flips on this segment
   uint32_t corrupt_byte = 0;
   std::optional<size_t> mark_hop;         // CE set at this point (travel order)
+  std::optional<size_t> reorder_segment;  // takes a longer way across this segment ...
+  Ns reorder_delay = 0;                   // ... arriving this much later
 };
 
 class FaultBook {
@@ -38,7 +40,7 @@ class FaultBook {
   static bool hit(const PacketSelect& s, Counter& c, size_t qp, int side, Traffic t, uint32_t offset);
 
   const Scenario& sc_;
-  std::vector<Counter> drops_, corrupts_, marks_;
+  std::vector<Counter> drops_, corrupts_, marks_, reorders_;
 };
 
 }  // namespace roceshark::gen

@@ -19,7 +19,10 @@ struct PfcDirective;
 struct LldpDirective;
 
 // Why a requester sent a packet; `none` for everything that is not a request.
-enum class Cause : uint8_t { none, original, gbn, timeout, rnr };
+// selective: the lone resend of a selective-repeat requester after a
+// sequence-error NAK; read_retry: a READ re-issued from its first missing
+// response after a hole in the responses.
+enum class Cause : uint8_t { none, original, gbn, timeout, rnr, selective, read_retry };
 
 inline constexpr size_t kNoMessage = static_cast<size_t>(-1);
 

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "captures/gen/observer.h"
 
+#include <algorithm>
+
+#include "captures/gen/opcodes.h"
+
 #include "captures/gen/aeth.h"
 #include "captures/gen/cm_mad.h"
 #include "captures/gen/rnr_timer.h"
@@ -37,6 +41,8 @@ std::string_view cause_name(Cause c, bool mirror) {
     case Cause::gbn: return "gbn";
     case Cause::timeout: return "timeout";
     case Cause::rnr: return "rnr";
+    case Cause::selective: return "selective";
+    case Cause::read_retry: return "read-retry";
   }
   return "?";
 }
@@ -61,21 +67,58 @@ std::string Observer::request_verdict(Stream& s, const FrameInfo& in, Ns time) c
   };
   const Ns rnr_wait = it == naks_.end() ? 0 : it->second.rnr_wait_ns;
   const uint32_t last = psn::add(in.psn, static_cast<int64_t>(in.psn_span) - 1);
+  // A READ REQUEST at a PSN one of its READ's responses used: re-issued for the rest.
+  auto reissued = [&] {
+    if (in.opcode != op::kReadRequest) return false;
+    for (const auto& [p, span] : s.reads)
+      if (const int32_t k = psn::diff(in.psn, p); k > 0 && static_cast<uint32_t>(k) < span) return true;
+    return false;
+  };
   std::string v;
+  bool overtaken = false;
   if (!s.highest) {
     v = "in-order";
   } else {
     const int32_t d = psn::diff(in.psn, psn::add(*s.highest, 1));
     if (d == 0) v = "in-order";
     else if (d > 0) v = "gap:" + std::to_string(d);
+    else if (in.cause == Cause::original && in.psn != *s.highest) {  // a first transmission later ones overtook
+      v = "ooo:" + std::to_string(psn::diff(*s.highest, in.psn));
+      overtaken = true;
+      s.ooo.push_back(in.psn);
+      if (s.ooo.size() > 64) s.ooo.pop_front();
+    } else if (reissued()) v = "read-retry";
+    else if (in.cause == Cause::selective) v = recorded(&RecordedNaks::seq_ns, 0) ? "selective" : "retransmission";
     else if (in.cause == Cause::gbn && recorded(&RecordedNaks::seq_ns, 0)) v = "gbn";
     else if (in.cause == Cause::timeout) v = timeout_verdict(s, in, time);
     else if (in.cause == Cause::rnr && recorded(&RecordedNaks::rnr_ns, rnr_wait)) v = "rnr-retry";
     else v = "retransmission";  // its NAK is not in the capture: the cause can't be seen
   }
   if (in.cause != Cause::timeout || v == "in-order" || v.starts_with("gap:")) s.run.reset();
-  if (!s.highest || psn::diff(last, *s.highest) > 0) s.highest = last;
+  if (!overtaken && (!s.highest || psn::diff(last, *s.highest) > 0)) s.highest = last;
   s.last_request = time;
+  if (in.opcode == op::kReadRequest) {
+    s.reads.emplace_back(in.psn, in.psn_span);
+    if (s.reads.size() > 16) s.reads.pop_front();
+  }
+  return v;
+}
+
+// A response that skips responses of its READ (the latest READ REQUEST seen
+// here whose response PSNs hold it) that never passed here.
+std::string Observer::read_response_verdict(Stream& s, const FrameInfo& in) {
+  std::string v = "readresp";
+  for (auto it = s.reads.rbegin(); it != s.reads.rend(); ++it) {
+    const auto [p, span] = *it;
+    const int32_t k = psn::diff(in.psn, p);
+    if (k < 0 || static_cast<uint32_t>(k) >= span) continue;
+    uint32_t expected = p;
+    if (s.resp_last && psn::diff(*s.resp_last, p) >= 0 && psn::diff(*s.resp_last, in.psn) < 0)
+      expected = psn::add(*s.resp_last, 1);
+    if (const int32_t missing = psn::diff(in.psn, expected); missing > 0) v = "readresp-gap:" + std::to_string(missing);
+    break;
+  }
+  s.resp_last = in.psn;
   return v;
 }
 
@@ -118,7 +161,8 @@ Judgement Observer::judge(const Frame& f, uint64_t number) {
       const bool fresh = v == "in-order" || v.starts_with("gap:");
       // Karn's rule: once a PSN is resent, no response can be credited to its
       // earlier copies, nor to anything after it (go-back-N resends those too).
-      if (!fresh)
+      // A late original is no resend: it leaves the others answerable.
+      if (!fresh && !v.starts_with("ooo:"))
         while (!s.waiting.empty() && psn::diff(s.waiting.back().psn, in.psn) >= 0) s.waiting.pop_back();
       // Only requests the observer takes for new can be what a response answers.
       if (in.ackreq && fresh) s.waiting.push_back({in.psn, number});
@@ -137,11 +181,18 @@ Judgement Observer::judge(const Frame& f, uint64_t number) {
       } else if (in.syndrome == aeth::kNakPsnSeqError) {
         n.seq_ns = f.time;
       }
+      // The NAKed PSN passed here already, overtaken: reordering, not a loss, caused it.
+      const bool reorder = in.syndrome == aeth::kNakPsnSeqError &&
+                           std::find(s.ooo.begin(), s.ooo.end(), in.psn) != s.ooo.end();
       // A sequence-error NAK at p acknowledges p-1 and below; the others include p.
-      return {nak_verdict(in.syndrome), cover(s, in.psn, in.syndrome != aeth::kNakPsnSeqError)};
+      return {nak_verdict(in.syndrome), cover(s, in.psn, in.syndrome != aeth::kNakPsnSeqError),
+              reorder ? "reorder" : ""};
     }
     case FrameKind::cnp: return {"cnp", std::nullopt};
-    case FrameKind::readresp: return {"readresp", cover(s, in.psn, true)};  // answers the READ and all before
+    case FrameKind::readresp: {
+      std::string v = read_response_verdict(s, in);
+      return {v, cover(s, in.psn, true)};  // answers the READ and all before
+    }
     case FrameKind::cm:
       if (in.cm_attr == cm::kAttrReq) return {"cm-req", std::nullopt};
       if (in.cm_attr == cm::kAttrRep) return {"cm-rep", std::nullopt};

@@ -17,8 +17,11 @@
 namespace roceshark::gen {
 
 struct Judgement {
+  Judgement(std::string v, std::optional<uint64_t> rf, std::string n = {})
+      : verdict(std::move(v)), request_frame(rf), note(std::move(n)) {}
   std::string verdict;
   std::optional<uint64_t> request_frame;
+  std::string note;  // added to the truth file's note (`reorder`), empty if nothing
 };
 
 class Observer {
@@ -41,6 +44,9 @@ class Observer {
     // resends that follow it in PSN order up to `run_end`.
     std::optional<std::string> run;
     uint32_t run_last = 0, run_end = 0;
+    std::deque<std::pair<uint32_t, uint32_t>> reads;  // READ REQUESTs seen: PSN, response count (the latest few)
+    std::optional<uint32_t> resp_last;                // the last READ response PSN seen
+    std::deque<uint32_t> ooo;                         // PSNs that arrived here overtaken (`ooo:D`), the latest few
   };
   using Key = std::tuple<size_t, size_t, int>;  // point, qp, requester side
   // The latest NAKs of each kind recorded anywhere in the file, per (qp,
@@ -52,6 +58,7 @@ class Observer {
   };
 
   std::string request_verdict(Stream& s, const FrameInfo& in, Ns time) const;
+  static std::string read_response_verdict(Stream& s, const FrameInfo& in);
   static std::string timeout_verdict(Stream& s, const FrameInfo& in, Ns time);
   // Marks covered the waiting requests up to `limit` (or below it when
   // !inclusive) and returns the newest of them.

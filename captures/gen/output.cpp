@@ -103,7 +103,8 @@ void Output::write(const Frame& f) {
   if (f.ctrl_id) pfc_frames_[f.ctrl_id] = count_;
   if (!truth_) return;
   const FrameInfo& in = *f.info;
-  const std::string n = note(f);
+  std::string n = note(f);
+  if (!j.note.empty()) n = n == "-" ? j.note : n + ";" + j.note;
   TruthRow r;
   r.frame = count_;
   r.point = sc_.points[f.point].name;

@@ -163,6 +163,21 @@ void set_link_macs(std::span<uint8_t> frame, const Mac& src, const Mac& dst) {
   std::copy(src.begin(), src.end(), frame.begin() + 6);
 }
 
+void increment_ttl(std::span<uint8_t> frame, const Layout& at, Transport t) {
+  uint8_t* h = frame.data() + at.l3;
+  switch (t) {
+    case Transport::v2_ipv4:
+      if (h[8] < 255) ++h[8];
+      put_u16(h + 10, ipv4_header_checksum({h, 20}));
+      break;
+    case Transport::v2_ipv6:
+      if (h[7] < 255) ++h[7];
+      break;
+    case Transport::v1:
+      break;
+  }
+}
+
 void decrement_ttl(std::span<uint8_t> frame, const Layout& at, Transport t) {
   uint8_t* h = frame.data() + at.l3;
   switch (t) {

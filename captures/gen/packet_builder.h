@@ -97,6 +97,8 @@ BuiltFrame build_frame(const LinkHeader& l2, const NetHeader& l3, const Bth& bth
 void set_ecn(std::span<uint8_t> frame, const Layout& at, Transport t, uint8_t ecn);
 uint8_t get_ecn(std::span<const uint8_t> frame, const Layout& at, Transport t);
 void decrement_ttl(std::span<uint8_t> frame, const Layout& at, Transport t);
+// The frame one routed hop earlier (a SPAN copy of a switch's ingress).
+void increment_ttl(std::span<uint8_t> frame, const Layout& at, Transport t);
 // A router forwards with its own MAC as the source (not covered by the ICRC).
 void set_link_macs(std::span<uint8_t> frame, const Mac& src, const Mac& dst);
 // DSCP: the IPv4 DS field, the IPv6 or GRH traffic class, less the ECN bits.

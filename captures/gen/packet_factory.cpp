@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "captures/gen/packet_factory.h"
 
+#include <algorithm>
+
 #include "captures/gen/aeth.h"
 #include "captures/gen/cm_mad.h"
 #include "captures/gen/opcodes.h"
@@ -84,7 +86,7 @@ std::vector<int> PacketFactory::unused_markings() const {
 }
 
 PacketPtr PacketFactory::make(size_t qp, int from, const Bth& bth, const Extensions& ext,
-                              std::span<const uint8_t> payload, const Marking& m) {
+                              std::span<const uint8_t> payload, const Marking& m, std::optional<uint16_t> ip_id) {
   const Qp& q = sc_.qps[qp];
   const size_t src = q.side[from].host, dst = q.side[1 - from].host;
   const Host& hs = sc_.hosts[src];
@@ -98,7 +100,10 @@ PacketPtr PacketFactory::make(size_t qp, int from, const Bth& bth, const Extensi
   l3.dst6 = gid_of(hd, q.transport);
   l3.dscp = m.dscp;
   l3.ecn = m.ecn;
-  l3.ip_id = ip_id_[src]++;
+  // `ipid=zero` NICs send 0 (with DF); the others count per host, except
+  // that a byte-identical resend (`resend_ipid=same`) keeps its original's.
+  l3.ip_id = hs.ipid_zero ? 0 : ip_id ? *ip_id : ip_id_[src]++;
+  last_ip_id_ = l3.ip_id;
   // MADs travel between the QP1s, so they hash differently from the data QPs.
   const bool gsi = bth.dest_qp == kGsiQp;
   l3.flow_label = gsi ? roce_flow_label(kGsiQp, kGsiQp) : roce_flow_label(q.side[0].qpn, q.side[1].qpn);
@@ -131,13 +136,20 @@ PacketPtr PacketFactory::request(size_t qp, int side, const RequestPacket& r, Ns
   Extensions ext;
   if (r.seg.reth) {
     const uint64_t k = key(qp, side, r.message, r.copy, 0x7E7);
-    ext.reth = Reth{0x7F0000000000ull + (k & 0xFFFFFFF000ull), static_cast<uint32_t>(key(qp, side, 0, 0, 0x4B)),
-                    static_cast<uint32_t>(r.length)};
+    // A re-issued READ asks for the rest: VA and DMA length move past the responses already placed.
+    const uint64_t skipped = std::min<uint64_t>(r.length, uint64_t{r.read_skip} * q.mtu);
+    ext.reth = Reth{0x7F0000000000ull + (k & 0xFFFFFFF000ull) + skipped,
+                    static_cast<uint32_t>(key(qp, side, 0, 0, 0x4B)), static_cast<uint32_t>(r.length - skipped)};
   }
   if (r.seg.imm) ext.imm = static_cast<uint32_t>(key(qp, side, r.message, r.copy, 0x1AA));
   scratch_.resize(r.seg.payload);
   fill_bytes(key(qp, side, r.message, r.copy, r.seg.index), scratch_);
-  auto p = make(qp, side, bth, ext, scratch_, marking_now(qp, side, now));
+  std::optional<uint16_t> id;
+  const bool same = sc_.hosts[q.side[side].host].resend_ipid_same;
+  if (same && r.cause != Cause::original)
+    if (auto it = first_ip_id_.find({qp, side, r.psn}); it != first_ip_id_.end()) id = it->second;
+  auto p = make(qp, side, bth, ext, scratch_, marking_now(qp, side, now), id);
+  if (same && !id) first_ip_id_[{qp, side, r.psn}] = last_ip_id_;
   p->info.kind = FrameKind::req;
   p->info.req_side = side;
   p->info.psn_span = r.span;

@@ -4,6 +4,8 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <map>
+#include <tuple>
 #include <optional>
 #include <vector>
 
@@ -44,7 +46,7 @@ class PacketFactory {
 
  private:
   PacketPtr make(size_t qp, int from_side, const Bth& bth, const Extensions& ext, std::span<const uint8_t> payload,
-                 const Marking& m);
+                 const Marking& m, std::optional<uint16_t> ip_id = std::nullopt);
   Marking marking_now(size_t qp, int side, Ns now);  // marking(), noting which change it used
   uint64_t key(size_t qp, int side, uint64_t a, uint64_t b, uint64_t c) const;
 
@@ -52,6 +54,9 @@ class PacketFactory {
   std::vector<std::array<std::vector<size_t>, 2>> changes_;  // [qp][side]: indices into sc_.markings
   std::vector<bool> marking_used_;                          // [marking]: some packet was built under it
   std::vector<uint16_t> ip_id_;    // per host
+  uint16_t last_ip_id_ = 0;        // the IPv4 ID make() gave the last packet
+  // `resend_ipid=same`: the IPv4 ID of each request's first transmission, by (qp, side, PSN).
+  std::map<std::tuple<size_t, int, uint32_t>, uint16_t> first_ip_id_;
   std::vector<uint32_t> mad_psn_;  // per host: the PSN of its QP1
   std::vector<uint8_t> scratch_;
 };

@@ -26,6 +26,9 @@ struct RequesterConfig {
   Ns timeout = 4'000'000;
   uint32_t retry_cnt = 7;
   Ns nak_turnaround = 500;
+  // Selective repeat: a sequence-error NAK at x resends x alone, then the
+  // requester goes on where it was (the responder placed what followed x).
+  bool selective = false;
 };
 
 // A work request as the scenario describes it; `repeat` copies are posted
@@ -50,6 +53,10 @@ struct RequestPacket {
   uint64_t copy = 0;          // which repeat of it
   uint64_t length = 0;        // message length (the RETH DMA length)
   uint32_t first_psn = 0;     // first PSN of the message
+  // A READ re-issued for its remaining responses: the response packets
+  // skipped (the RETH VA advances by that many MTUs and the DMA length
+  // shrinks by as many bytes); `span` is what is left.
+  uint32_t read_skip = 0;
 };
 
 class Requester {
@@ -90,10 +97,18 @@ class Requester {
     uint64_t copy = 0;
     uint32_t first_psn = 0;
     uint32_t span = 0;  // PSNs
+    uint32_t read_next = 0;  // READ: the next response PSN expected
+    std::optional<uint32_t> retried;  // READ: re-issued from this PSN, its responses not in yet
+  };
+  struct LoneResend {
+    uint32_t psn;
+    Cause cause;
   };
 
   std::optional<Ns> post_time() const;  // of the next work request not yet started
   const Active* find(uint32_t psn) const;
+  Active* find(uint32_t psn);
+  RequestPacket build(const Active& m, uint32_t psn, Cause cause) const;
   bool last_fully_sent() const;
   void advance_una(uint32_t to, Ns now);
 
@@ -105,6 +120,7 @@ class Requester {
   std::deque<Active> active_;
   uint32_t next_, sent_end_, una_;
   Cause retx_cause_ = Cause::gbn;
+  std::optional<LoneResend> lone_;  // one PSN to resend before going on (selective repeat, READ retry)
   Ns blocked_until_ = 0;
   std::optional<Ns> timer_;
   uint32_t retries_ = 0;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "captures/gen/responder.h"
 
+#include <algorithm>
+
 #include "captures/gen/aeth.h"
 #include "epan-ext/psn.h"
 
@@ -12,6 +14,14 @@ std::vector<Reply> Responder::on_request(const Incoming& in, Ns now) {
   std::vector<Reply> out;
   if (error_) return out;
   const int32_t d = psn::diff(in.psn, epsn_);
+
+  if (d > 0 && ooo_) {  // place it; the hole may still fill (reordering)
+    in_dup_run_ = false;
+    const bool known = std::any_of(placed_.begin(), placed_.end(), [&](const Incoming& x) { return x.psn == in.psn; });
+    if (!known) placed_.push_back(in);
+    if (!nak_at_ && !nak_sent_ && ooo_nak_) nak_at_ = now + *ooo_nak_;
+    return out;
+  }
 
   if (d > 0) {  // a hole: PSNs in between were lost
     in_dup_run_ = false;
@@ -50,15 +60,51 @@ std::vector<Reply> Responder::on_request(const Incoming& in, Ns now) {
     return out;
   }
 
+  bool ack = false;
+  accept(in, now, out, ack);
+  if (ooo_) drain_placed(now, out, ack);
+  if (ack) ack_due(psn::add(epsn_, -1), now, out);  // one ACK, for the newest
+  return out;
+}
+
+void Responder::accept(const Incoming& in, Ns now, std::vector<Reply>& out, bool& ack) {
   epsn_ = psn::add(epsn_, in.span);
   if (in.last) msn_ = psn::add(msn_, 1);  // MSN is 24 bits too
   if (in.read) {
+    if (ack) ack_due(psn::add(in.psn, -1), now, out), ack = false;
     if (auto p = on_flush(now)) out.push_back(*p);  // keep responses in PSN order
     out.push_back({Reply::Kind::read_response, in.psn, aeth::kAckInvalidCredit, msn_, false, in.span, in.read_length});
   } else if (in.ackreq) {
-    ack_due(in.psn, now, out);
+    ack = true;
   }
-  return out;
+}
+
+// ePSN has moved: what was placed behind the hole is in order now.
+void Responder::drain_placed(Ns now, std::vector<Reply>& out, bool& ack) {
+  for (bool more = !placed_.empty(); more;) {
+    more = false;
+    for (auto it = placed_.begin(); it != placed_.end(); ++it)
+      if (it->psn == epsn_) {
+        const Incoming x = *it;
+        placed_.erase(it);
+        accept(x, now, out, ack);
+        more = true;
+        break;
+      }
+  }
+  std::erase_if(placed_, [&](const Incoming& x) { return psn::diff(x.psn, epsn_) < 0; });
+  nak_at_.reset();
+  nak_sent_ = false;
+  if (!placed_.empty() && ooo_nak_) nak_at_ = now + *ooo_nak_;  // the next hole
+}
+
+std::optional<Reply> Responder::on_nak_timer(Ns now) {
+  if (error_ || nak_at_ != now) return std::nullopt;
+  nak_at_.reset();
+  if (placed_.empty() || nak_sent_) return std::nullopt;
+  nak_sent_ = true;
+  pending_.reset();  // the NAK acknowledges everything before ePSN anyway
+  return Reply{Reply::Kind::nak, epsn_, aeth::kNakPsnSeqError, msn_};
 }
 
 void Responder::ack_due(uint32_t p, Ns now, std::vector<Reply>& out) {

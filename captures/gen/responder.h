@@ -10,6 +10,14 @@
 //                the first duplicate of a run and on every duplicate that
 //                has AckReq.
 //
+// Out-of-order placement (`ooo=`, as NICs built for adaptive routing do):
+//   PSN >  ePSN  placed and remembered, no NAK; when ePSN arrives it advances
+//                past everything placed behind it, and one ACK goes out for
+//                the newest (a placed READ is answered then). A hole still
+//                open `ooo_nak` after it opened (or after ePSN last moved)
+//                gets one sequence-error NAK; without `ooo_nak` only the
+//                requester's timer recovers a loss.
+//
 // Coalescing: with an interval > 0 an ACK is held that long; AckReq packets
 // arriving meanwhile replace it, so one ACK goes out for the newest.
 // A forced RNR NAK or error NAK replaces acceptance of the first packet of
@@ -53,22 +61,30 @@ class Responder {
   Responder(uint32_t start_psn, Ns coalesce);
 
   void force(const ForcedReply& r) { forced_[r.message] = r; }
+  // Turns on out-of-order placement, NAKing a hole `nak_after` after it opened.
+  void place_out_of_order(std::optional<Ns> nak_after) { ooo_ = true, ooo_nak_ = nak_after; }
 
   std::vector<Reply> on_request(const Incoming& in, Ns now);
   std::optional<Ns> flush_deadline() const;
   std::optional<Reply> on_flush(Ns now);
+  // Out-of-order placement: when a hole still open is NAKed.
+  std::optional<Ns> nak_deadline() const { return nak_at_; }
+  std::optional<Reply> on_nak_timer(Ns now);
 
   uint32_t epsn() const { return epsn_; }
   uint32_t msn() const { return msn_; }
   bool errored() const { return error_; }
-  bool busy() const { return pending_.has_value(); }
+  bool busy() const { return pending_.has_value() || nak_at_.has_value(); }
   // The QP went to the error state from the other side's error.
-  void fail() { error_ = true, pending_.reset(); }
+  void fail() { error_ = true, pending_.reset(), nak_at_.reset(); }
   // Forced replies that never found their message.
   std::vector<int> unused_forced() const;
 
  private:
   void ack_due(uint32_t psn, Ns now, std::vector<Reply>& out);
+  // Executes an in-order request; `ack` tells whether an ACK is owed for it.
+  void accept(const Incoming& in, Ns now, std::vector<Reply>& out, bool& ack);
+  void drain_placed(Ns now, std::vector<Reply>& out, bool& ack);
 
   struct Pending {
     uint32_t psn, msn;
@@ -83,6 +99,10 @@ class Responder {
   bool error_ = false;
   std::optional<Pending> pending_;
   std::map<size_t, ForcedReply> forced_;
+  bool ooo_ = false;
+  std::optional<Ns> ooo_nak_;
+  std::vector<Incoming> placed_;  // beyond the hole, in arrival order
+  std::optional<Ns> nak_at_;      // when the open hole is NAKed
 };
 
 }  // namespace roceshark::gen

@@ -23,6 +23,11 @@ struct Host {
   Ipv4 ip4{};
   std::optional<Ipv6> ip6;
   Mac mac{};
+  // The NIC's IPv4 ID: `ipid=zero` sends 0 in every packet (with DF, as
+  // many RDMA NICs do); `resend_ipid=same` gives a resent request the IP ID
+  // of its first transmission, so the resend is byte-identical.
+  bool ipid_zero = false;
+  bool resend_ipid_same = false;
 };
 
 // `erspan`: a point's frames leave as ERSPAN copies of one mirror session,
@@ -43,6 +48,7 @@ struct Point {
   std::string name;
   std::optional<uint32_t> snaplen;                  // else the scenario's
   std::optional<Ns> mirror_dup;                     // SPAN: each frame again, this much later
+  bool mirror_rewrite = false;  // `rewrite=on`: the copy is the switch's other side (TTL, MACs of that link)
   std::optional<std::array<size_t, 2>> only_dir;    // record only host [0] -> host [1]
   std::optional<double> gbps;                       // `speed`: the tapped link paces its frames
   Ns clock = 0;          // `clock`: how far its clock is ahead of true time (negative: behind)
@@ -120,6 +126,14 @@ struct Qp {
   // `np=off:HOST`: that end's DCQCN notification point is disabled, so it
   // answers no CE mark with a CNP (per side, as side[]).
   std::array<bool, 2> np_off{};
+  // `ooo=HOST`: that end's responder places packets beyond a hole (PSN >
+  // ePSN) instead of NAKing them; it NAKs the hole `ooo_nak` after it opened
+  // if it is still open (never when ooo_nak is unset: `ooo_nak=off`).
+  std::array<bool, 2> ooo{};
+  std::optional<Ns> ooo_nak = 8'000;
+  // `recovery=selective:HOST`: that end's requester answers a sequence-error
+  // NAK at x by resending x alone (needs `ooo` on the other end).
+  std::array<bool, 2> selective{};
   uint16_t pkey = 0xFFFF;
   uint32_t ackreq_every = 0;  // also set AckReq on every Nth packet of a message
   uint32_t window = 128;      // outstanding PSNs per send queue
@@ -167,6 +181,16 @@ struct PacketSelect {
 struct Drop {
   PacketSelect sel;
   Where where;
+  int line = 0;
+};
+
+// `reorder`: adaptive routing sends the chosen transmission a longer way
+// across one segment: it arrives `delay` later there, and the packets behind
+// it overtake it (the segment's FIFO does not hold them).
+struct Reorder {
+  PacketSelect sel;
+  Where where;
+  Ns delay = 0;
   int line = 0;
 };
 
@@ -295,6 +319,7 @@ struct Scenario {
   std::vector<Qp> qps;
   std::vector<Message> messages;
   std::vector<Drop> drops;
+  std::vector<Reorder> reorders;
   std::vector<Corrupt> corrupts;
   std::vector<EcnMark> marks;
   std::vector<ForcedReply> replies;

@@ -148,6 +148,7 @@ class Parser {
         {"send", &Parser::message},        {"write", &Parser::message},
         {"read", &Parser::message},        {"drop", &Parser::drop},
         {"corrupt", &Parser::corrupt},     {"ecn_mark", &Parser::ecn_mark},
+        {"reorder", &Parser::reorder},
         {"rnr", &Parser::rnr},             {"nak", &Parser::nak},
         {"expect", &Parser::expect},       {"speed", &Parser::speed},
         {"marking", &Parser::marking},     {"rewrite", &Parser::rewrite},
@@ -226,7 +227,7 @@ class Parser {
   }
 
   void host_line() {
-    want_words(4, 4, "host <name> <ipv4> <mac> [ip6=ADDR]");
+    want_words(4, 4, "host <name> <ipv4> <mac> [ip6=ADDR] [ipid=inc|zero] [resend_ipid=new|same]");
     check_name(words_[1]);
     check_unused_name(words_[1]);
     Host h;
@@ -241,6 +242,14 @@ class Parser {
       auto a = parse_ipv6(*v6);
       if (!a) fail("bad IPv6 address '" + std::string(*v6) + "'");
       h.ip6 = *a;
+    }
+    if (auto v = opt("ipid")) {
+      if (*v != "inc" && *v != "zero") fail("ipid must be inc (the default) or zero");
+      h.ipid_zero = *v == "zero";
+    }
+    if (auto v = opt("resend_ipid")) {
+      if (*v != "new" && *v != "same") fail("resend_ipid must be new (the default) or same");
+      h.resend_ipid_same = *v == "same";
     }
     sc_.hosts.push_back(std::move(h));
   }
@@ -335,12 +344,17 @@ class Parser {
   }
 
   void mirror() {
-    want_words(2, 2, "mirror <point> dup=<duration>");
+    want_words(2, 2, "mirror <point> dup=<duration> [rewrite=on|off]");
     auto d = opt("dup");
     if (!d) fail("mirror needs dup=<duration>");
     Ns dup = duration("dup", *d);
     if (dup <= 0) fail("dup must be above 0");
-    sc_.points[tap_point(words_[1])].mirror_dup = dup;
+    Point& p = sc_.points[tap_point(words_[1])];
+    p.mirror_dup = dup;
+    if (auto r = opt("rewrite")) {
+      if (*r != "on" && *r != "off") fail("rewrite must be on or off");
+      p.mirror_rewrite = *r == "on";
+    }
   }
 
   std::array<size_t, 2> direction(std::string_view d) const {
@@ -414,7 +428,21 @@ class Parser {
       q.cnp_pcp = static_cast<uint8_t>(number("cnp_pcp", *v, 7));
       if (!q.vlan) fail("cnp_pcp needs a vlan: an untagged QP's CNPs carry no PCP");
     }
-    if (auto v = opt("np")) np_off(q, *v);
+    if (auto v = opt("np")) hosts_of(q, *v, "np", "off:", q.np_off);
+    if (auto v = opt("ooo")) hosts_of(q, *v, "ooo", "", q.ooo);
+    if (auto v = opt("ooo_nak")) {
+      if (*v == "off") q.ooo_nak.reset();
+      else if ((q.ooo_nak = duration("ooo_nak", *v)) <= 0) fail("ooo_nak must be above 0, or off");
+      if (!opt_given("ooo")) fail("ooo_nak needs ooo=<host>");
+    }
+    if (auto v = opt("recovery")) {
+      if (!v->starts_with("selective:")) fail("recovery takes selective:<host>[,<host>]");
+      hosts_of(q, *v, "recovery", "selective:", q.selective);
+      for (int s = 0; s < 2; ++s)
+        if (q.selective[s] && !q.ooo[1 - s])
+          fail("recovery=selective:" + sc_.hosts[q.side[s].host].name + " needs ooo=" +
+               sc_.hosts[q.side[1 - s].host].name + ": only a receiver that places out of order keeps what follows a hole");
+    }
     if (auto v = opt("pkey")) q.pkey = static_cast<uint16_t>(number("pkey", *v, 0xFFFF));
     if (auto v = opt("ackreq_every")) q.ackreq_every = static_cast<uint32_t>(number("ackreq_every", *v, 1 << 20));
     if (auto v = opt("window")) {
@@ -433,15 +461,16 @@ class Parser {
     sc_.qps.push_back(std::move(q));
   }
 
-  // np=off:HOST[,HOST]: those ends of the QP send no CNPs.
-  void np_off(Qp& q, std::string_view v) const {
-    constexpr std::string_view kOff = "off:";
-    if (v.substr(0, kOff.size()) != kOff || v.size() == kOff.size()) fail("np takes off:<host>[,<host>]");
-    for (std::string_view rest = v.substr(kOff.size());;) {
+  // PREFIX HOST[,HOST]: the ends of the QP an option names (np=off:, ooo=, recovery=selective:).
+  void hosts_of(Qp& q, std::string_view v, std::string_view what, std::string_view prefix,
+                std::array<bool, 2>& out) const {
+    if (v.substr(0, prefix.size()) != prefix || v.size() == prefix.size())
+      fail(std::string(what) + " takes " + std::string(prefix) + "<host>[,<host>]");
+    for (std::string_view rest = v.substr(prefix.size());;) {
       const auto comma = rest.find(',');
       const int s = side_of(q, rest.substr(0, comma));
-      if (q.np_off[s]) fail("np names host '" + sc_.hosts[q.side[s].host].name + "' twice");
-      q.np_off[s] = true;
+      if (out[s]) fail(std::string(what) + " names host '" + sc_.hosts[q.side[s].host].name + "' twice");
+      out[s] = true;
       if (comma == std::string_view::npos) break;
       rest = rest.substr(comma + 1);
     }
@@ -549,21 +578,34 @@ class Parser {
     return r;
   }
 
+  // A fault on the packets of a path: which ones (select) and where (where=).
+  template <typename Fault>
+  Fault on_path(const char* usage, std::string_view kinds) {
+    want_words(3, 3, usage);
+    Fault f;
+    f.line = line_;
+    f.sel = select(kinds);
+    f.where = where();
+    return f;
+  }
+
   void drop() {
-    want_words(3, 3, "drop <qp> <requester-host> psn=N[-M] where=... [kind=req|ack] [times=N|all]");
-    Drop d;
-    d.line = line_;
-    d.sel = select("req,ack,");
-    d.where = where();
-    sc_.drops.push_back(d);
+    sc_.drops.push_back(on_path<Drop>(
+        "drop <qp> <requester-host> psn=N[-M] where=... [kind=req|ack|readresp] [times=N|all]", "req,ack,readresp,"));
+  }
+
+  void reorder() {
+    Reorder r = on_path<Reorder>(
+        "reorder <qp> <requester-host> psn=N[-M] by=T where=... [kind=req|readresp] [times=N|all]", "req,readresp,");
+    auto by = opt("by");
+    if (!by) fail("reorder needs by=<duration>: how much longer the chosen packet's way is");
+    r.delay = duration("by", *by);
+    if (r.delay <= 0 || r.delay > kMaxShift) fail("by must be above 0 and at most 1s");
+    sc_.reorders.push_back(r);
   }
 
   void corrupt() {
-    want_words(3, 3, "corrupt <qp> <requester-host> psn=N[-M] where=... [byte=N] [times=N|all]");
-    Corrupt c;
-    c.line = line_;
-    c.sel = select("req,");
-    c.where = where();
+    Corrupt c = on_path<Corrupt>("corrupt <qp> <requester-host> psn=N[-M] where=... [byte=N] [times=N|all]", "req,");
     if (auto b = opt("byte")) c.byte = static_cast<uint32_t>(number("byte", *b, 4095));
     sc_.corrupts.push_back(c);
   }
@@ -939,6 +981,22 @@ class Parser {
 
   static int sender_side(const PacketSelect& s) { return s.traffic == Traffic::req ? s.side : 1 - s.side; }
 
+  // A SPAN session with rewrite=on mirrors a switch port: one end of the
+  // tapped link is the switch, the other a host.
+  void check_mirror_rewrite() {
+    for (size_t pt = 0; pt < sc_.points.size(); ++pt) {
+      if (!sc_.points[pt].mirror_rewrite) continue;
+      for (const Path& path : sc_.paths)
+        for (size_t i = 0; i < path.points.size(); ++i) {
+          if (path.points[i] != pt) continue;
+          const bool a = path.before(i).kind == NodeRef::Kind::sw, b = path.after(i).kind == NodeRef::Kind::sw;
+          line_ = path.line;
+          if (a == b)
+            fail("mirror " + sc_.points[pt].name + " rewrite=on: the point must tap a link between a host and a switch");
+        }
+    }
+  }
+
   void finish() {
     if (sc_.hosts.empty()) fail("no hosts");
     if (sc_.points.empty()) fail("no capture points: add a path with at least one point");
@@ -972,6 +1030,8 @@ class Parser {
               fail("qp '" + q.name + "' reuses a QPN of '" + sc_.qps[j].name + "' without after=" + sc_.qps[j].name);
     }
     for (auto& d : sc_.drops) d.where.segment = resolve(d.where, points_from(sc_.qps[d.sel.qp], sender_side(d.sel)), d.line);
+    for (auto& r : sc_.reorders)
+      r.where.segment = resolve(r.where, points_from(sc_.qps[r.sel.qp], sender_side(r.sel)), r.line);
     for (auto& c : sc_.corrupts)
       c.where.segment = resolve(c.where, points_from(sc_.qps[c.sel.qp], sender_side(c.sel)), c.line);
     for (auto& e : sc_.marks) {
@@ -984,6 +1044,7 @@ class Parser {
         fail("message too long: it needs more than 2^22 PSNs");
       }
     check_links();
+    check_mirror_rewrite();
     for (const auto& d : sc_.pfcs) check_end(d.point, d.from.node, d.line);
     for (const auto& d : sc_.lldps) check_end(d.point, d.from.node, d.line);
     check_macs();

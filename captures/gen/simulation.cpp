@@ -98,8 +98,10 @@ Simulation::Simulation(const Scenario& sc)
       c.timeout = sc.timing.timeout;
       c.retry_cnt = q.retry_cnt;
       c.nak_turnaround = sc.timing.nak_turnaround;
+      c.selective = q.selective[s];
       qps_[i].req.emplace_back(c);
       qps_[i].resp.emplace_back(q.side[1 - s].start_psn, sc.timing.ack_coalesce);
+      if (q.ooo[s]) qps_[i].resp.back().place_out_of_order(q.ooo_nak);
       ports_[q.side[s].host].flows.push_back({i, s, false});
       ports_[q.side[s].host].flows.push_back({i, s, true});
     }
@@ -207,8 +209,12 @@ void Simulation::handle(Event& e) {
     case EventKind::resp_flush: {
       QpState& st = qps_[qp];
       if (st.flush_at[side] == now_) st.flush_at[side].reset();
+      if (st.nak_at[side] == now_) st.nak_at[side].reset();
       if (st.resp[side].flush_deadline() == now_)
         if (auto r = st.resp[side].on_flush(now_)) push_response(qp, side, *r);
+      if (auto r = st.resp[side].on_nak_timer(now_)) push_response(qp, side, *r);
+      sync_flush(qp, side);
+      check_done(qp);
       break;
     }
     case EventKind::activate: activate(qp); break;
@@ -277,7 +283,7 @@ PacketPtr Simulation::flow_take(const FlowRef& f) {
   if (!f.responses) {
     RequestPacket r = st.req[f.side].take(now_);
     PacketPtr p = factory_.request(f.qp, f.side, r, now_);
-    p->msg_length = r.length;
+    p->msg_length = r.length - std::min<uint64_t>(r.length, uint64_t{r.read_skip} * sc_.qps[f.qp].mtu);
     sync_requester(f.qp, f.side);
     return p;
   }
@@ -329,7 +335,13 @@ void Simulation::depart(const PacketPtr& p, Ns t, size_t segment) {
   const size_t seg_index = p->route.forward ? segment : p->route.points() - segment;
   Ns& last = fifo_[path][seg_index][p->route.forward ? 1 : 0];
   arrival = std::max(arrival, last);
-  last = arrival;
+  if (p->fates.reorder_segment == segment) {
+    // Adaptive routing took it a longer way: it arrives later, and what
+    // follows it on this segment does not wait for it.
+    arrival += p->fates.reorder_delay;
+  } else {
+    last = arrival;
+  }
   p->hop = segment;
   push(EventKind::arrive, arrival, 0, 0, p);
 }
@@ -400,6 +412,7 @@ void Simulation::record(size_t point, const InFlight& p) {
     auto c = std::make_shared<MirrorCopy>();
     c->info = p.info;
     c->bytes = p.frame.bytes;
+    if (pt.mirror_rewrite && p.transport != Transport::v1) mirror_other_side(p, c->bytes);
     c->point = point;
     c->ce = p.ce;
     c->icrc_bad = p.corrupt;
@@ -414,6 +427,33 @@ void Simulation::record(size_t point, const InFlight& p) {
     e.kind = EventKind::mirror_copy;
     e.copy = std::move(c);
     events_.push(std::move(e));
+  }
+}
+
+// `mirror ... rewrite=on`: a SPAN session on the switch at one end of the
+// tapped link records both the switch's ingress and its egress. The point
+// has one of them; the copy is the other: a frame going into the switch
+// is copied as it leaves it (TTL one less, the MACs of its next link), a
+// frame coming out of it as it entered (TTL one more, the previous link's).
+void Simulation::mirror_other_side(const InFlight& p, std::vector<uint8_t>& bytes) const {
+  const Path& path = *p.route.path;
+  std::vector<NodeRef> nodes{{NodeRef::Kind::host, path.hosts[0]}};  // the path's nodes in hosts[0] -> hosts[1] order
+  for (const auto& seg : path.switches)
+    for (size_t w : seg) nodes.push_back({NodeRef::Kind::sw, w});
+  nodes.push_back({NodeRef::Kind::host, path.hosts[1]});
+  if (!p.route.forward) std::reverse(nodes.begin(), nodes.end());
+  const size_t i = p.route.forward ? p.hop : p.route.points() - 1 - p.hop;  // the point's index on the path
+  const NodeRef up = p.route.forward ? path.before(i) : path.after(i);
+  const NodeRef down = p.route.forward ? path.after(i) : path.before(i);
+  std::span<uint8_t> b(bytes);
+  if (down.kind == NodeRef::Kind::sw) {
+    const size_t at = static_cast<size_t>(std::find(nodes.begin(), nodes.end(), down) - nodes.begin());
+    decrement_ttl(b, p.frame.at, p.transport);
+    set_link_macs(b, sc_.node_mac(down), sc_.node_mac(nodes[at + 1]));
+  } else {
+    const size_t at = static_cast<size_t>(std::find(nodes.begin(), nodes.end(), up) - nodes.begin());
+    increment_ttl(b, p.frame.at, p.transport);
+    set_link_macs(b, sc_.node_mac(nodes[at - 1]), sc_.node_mac(up));
   }
 }
 
@@ -789,8 +829,13 @@ void Simulation::sync_requester(size_t qp, int side) {
 
 void Simulation::sync_flush(size_t qp, int side) {
   QpState& st = qps_[qp];
-  if (auto d = st.resp[side].flush_deadline(); d && d != st.flush_at[side]) {
+  const Responder& r = st.resp[side];
+  if (auto d = r.flush_deadline(); d && d != st.flush_at[side]) {
     st.flush_at[side] = d;
+    push(EventKind::resp_flush, *d, static_cast<uint32_t>(qp), static_cast<uint32_t>(side));
+  }
+  if (auto d = r.nak_deadline(); d && d != st.nak_at[side]) {  // out-of-order placement: NAK a hole still open
+    st.nak_at[side] = d;
     push(EventKind::resp_flush, *d, static_cast<uint32_t>(qp), static_cast<uint32_t>(side));
   }
 }

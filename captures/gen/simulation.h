@@ -54,7 +54,7 @@ class Simulation {
     std::vector<Requester> req;   // by side
     std::vector<Responder> resp;  // by side: answers the other side's requests
     std::array<std::deque<ResponseItem>, 2> responses;  // queued at side s
-    std::array<std::optional<Ns>, 2> timer_at, wake_at, flush_at, last_cnp;
+    std::array<std::optional<Ns>, 2> timer_at, wake_at, flush_at, nak_at, last_cnp;
     std::array<bool, 2> side_active{};
     std::array<bool, 2> np_silent{};  // an `np=off` end met a CE mark it did not answer
     bool activated = false, done = false, error = false;
@@ -114,6 +114,8 @@ class Simulation {
   // Hands one recorded frame to the sink: as it is, or as an ERSPAN copy,
   // cut at its interface's snaplen. `f` has everything but the bytes.
   void emit(Frame& f, std::span<const uint8_t> frame);
+  // A SPAN copy of the switch's other side of the tapped link (`rewrite=on`).
+  void mirror_other_side(const InFlight& p, std::vector<uint8_t>& bytes) const;
   Ns serialization(size_t bytes) const { return serialization(bytes, rate_mbps_); }
   static Ns serialization(size_t bytes, int64_t mbps);
 

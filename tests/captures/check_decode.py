@@ -28,12 +28,17 @@ frame twice:
     (100 ns on the point's clock); timestamps = true_ts_ns + the clock
     offset of the interface (+ the session's latency);
   * matching across points: a packet_id names one transmission, with the
-    same headers and IPv4 ID wherever it is seen, at every recording point
+    same headers and IPv4 ID wherever it is seen (a SPAN copy with
+    rewrite=on: TTL and MACs of the switch's other side), two transmissions
+    of one PSN with different IPv4 IDs (the same one from a
+    `resend_ipid=same` NIC, 0 from an `ipid=zero` one), at every recording point
     of its route up to where it is lost (`lost-before=`) and nowhere else,
     lost_after exactly on the copy just before a loss ahead of a point, hop
     latencies = segment latency + queue_ns (more with jitter, pacing or
     pauses), queue_ns = the burst's backlog, or back to back behind the
-    previous queued frame;
+    previous queued frame, or longer by a `reorder`'s by= on a reordered one;
+  * READs re-issued from a missing response (at its PSN, DMA length the
+    bytes still missing), the first response to one a FIRST (or ONLY);
   * the pauses: no RoCE frame passes a point towards a pausing device in a
     class while a PFC window is in force there; every frame the truth file
     calls paused is a RoCEv2 frame addressed to the pausing device's MAC
@@ -203,7 +208,8 @@ class Checker:
             q, side = owners[0]
         if q is None:
             return
-        prio = self.headers(n, t, q, side, kind, note, point, src, dst, int(r['true_ts_ns']))
+        other_side = r['cause'] == 'mirror' and point in sc.mirror_rewrite
+        prio = self.headers(n, t, q, side, kind, note, point, src, dst, int(r['true_ts_ns']), other_side)
         routed = t['eth.dst'].lower() if q.ver != 'v1' else None
         length = int(t['frame.len']) - sc.erspan_overhead(point)  # of the frame on the tapped link
         self.roce.append((r, length, prio, sc.next_node(src, dst, point), routed))
@@ -313,8 +319,9 @@ class Checker:
                     m['pcp'] = what['pcp'][1]
         return m
 
-    def headers(self, n, t, q, side, kind, note, point, src, dst, ts):
-        """Checks the Ethernet and IP/GRH headers; returns the frame's priority."""
+    def headers(self, n, t, q, side, kind, note, point, src, dst, ts, other_side=False):
+        """Checks the Ethernet and IP/GRH headers; returns the frame's priority.
+        `other_side`: a SPAN copy with rewrite=on, the switch's other side of the link."""
         sc = self.sc
         if q.vlan is not None:
             self.expect(n, 'VLAN ID', num(t['vlan.id']), q.vlan)
@@ -327,9 +334,17 @@ class Checker:
         else:
             up, down = sc.link_ends(src, dst, point)
             want_src, want_dst = sc.mac_of(up), sc.mac_of(down)
+        hop = sc.switches_before(src, dst, point)
+        if other_side and q.ver != 'v1':
+            nodes = sc.nodes(src, dst)
+            if down in sc.switches:  # into the switch: copied as it leaves it
+                want_src, want_dst = sc.mac_of(down), sc.mac_of(nodes[nodes.index(down) + 1])
+                hop += 1
+            else:                    # out of the switch: copied as it came in
+                want_src, want_dst = sc.mac_of(nodes[nodes.index(up) - 1]), sc.mac_of(up)
+                hop -= 1
         self.expect(n, 'Ethernet source', t['eth.src'].lower(), want_src)
         self.expect(n, 'Ethernet destination', t['eth.dst'].lower(), want_dst)
-        hop = sc.switches_before(src, dst, point)
         if q.ver == 'v2':
             self.expect(n, 'ethertype', etype, 0x0800)
             self.expect(n, 'UDP destination port', num(t['udp.dstport']), 4791)
@@ -598,6 +613,8 @@ class Checker:
             return
         off = (psn - q.psn[side]) & scn.PSN_MASK
         reqs, _ = scn.expected_requests(q, side)
+        if off not in reqs and opcode == 0x0C and q.read_faults:
+            return self.reissued_read(n, t, q, side, off)
         if off not in reqs:
             return self.err(n, 'request PSN offset %d is not a request PSN of %s' % (off, q.name))
         want_op, want_pay, m = reqs[off]
@@ -611,6 +628,22 @@ class Checker:
         msg_id = q.messages[side][m][3]
         if msg_id and 'msg=' + msg_id not in note:
             self.err(n, 'note lacks msg=%s' % msg_id)
+
+    def reissued_read(self, n, t, q, side, off):
+        """A READ re-issued from a missing response: at that response's PSN,
+        asking for the rest of the READ's bytes."""
+        first = 0
+        for kind, length, _, _ in q.messages[side]:
+            span = scn.packet_count(length, q.mtu)
+            if first < off < first + span:
+                if kind != 'read':
+                    break
+                pay, _ = self.ib_payload(t, q, 0x0C)
+                self.expect(n, 're-issued READ payload', pay, 0)
+                return self.expect(n, 're-issued READ DMA length', num(t['infiniband.reth.dmalen']),
+                                   length - (off - first) * q.mtu)
+            first += span
+        self.err(n, 'READ REQUEST at PSN offset %d of %s is inside no READ' % (off, q.name))
 
     def reply(self, n, t, r, q, req_side, psn):
         verdict = r['verdict']
@@ -648,7 +681,10 @@ class Checker:
                     return self.err(n, 'read response inside a %s' % kind)
                 i = off - first
                 want_op = 0x10 if span == 1 else 0x0D if i == 0 else 0x0F if i == span - 1 else 0x0E
-                self.expect(n, 'read response opcode', opcode, want_op)
+                # The first response to a READ re-issued at offset i is a FIRST (ONLY for the last one).
+                retry_op = 0x10 if i == span - 1 else 0x0D
+                if not (q.read_faults and opcode == retry_op):
+                    self.expect(n, 'read response opcode', opcode, want_op)
                 pay, pad = self.ib_payload(t, q, opcode)
                 self.expect(n, 'read response payload', pay, min(q.mtu, length - i * q.mtu))
                 if opcode in scn.AETH:
@@ -769,15 +805,24 @@ class Checker:
                 hop = sc.latency_to(src, dst, r['point']) - sc.latency_to(src, dst, prev['point']) + int(r['queue_ns'])
                 dt = int(r['true_ts_ns']) - int(prev['true_ts_ns'])
                 held = sc.jitter or r['point'] in sc.speed or any(d['point'] == r['point'] for d in sc.pfcs)
-                if dt != hop and not (held and dt > hop):
+                if dt != hop and not (held and dt > hop) and dt - hop not in sc.reorder_by:
                     self.err(r['frame'], 'hop %s -> %s took %d ns, expected %d (latency + queue_ns)' %
                              (prev['point'], r['point'], dt, hop))
 
     def transmission(self, seen, r, pid):
-        """Two transmissions of one PSN at one point differ in their IPv4 ID, so they can be told apart."""
+        """Two transmissions of one PSN at one point differ in their IPv4 ID, so they can be told apart;
+        unless the sender's NIC sends ID 0 (`ipid=zero`), or resends requests byte-identical
+        (`resend_ipid=same`): then they share it."""
         ip_id = self.ip_id.get(r['frame'])
         if ip_id is None:
             return
+        host = self.sc.hosts[r['dir'].split('->')[0]]
+        if host['ipid'] == 'zero':
+            return self.expect(r['frame'], 'IPv4 ID (ipid=zero)', num(ip_id), 0)
+        if host['resend_ipid'] == 'same' and r['kind'] == 'req':
+            key = (r['point'], r['dir'], r['kind'], r['qpn'], r['psn'], r['opcode'])
+            first = seen.setdefault(('same',) + key, ip_id)
+            return self.expect(r['frame'], 'IPv4 ID of a resend (resend_ipid=same)', ip_id, first)
         key = (r['point'], r['dir'], r['kind'], r['qpn'], r['psn'])
         others = seen.setdefault(key, {})
         if ip_id in others and others[ip_id] != pid:

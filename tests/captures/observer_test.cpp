@@ -236,5 +236,77 @@ TEST(Observer, Names) {
   EXPECT_EQ(cause_name(Cause::rnr, false), "rnr");
 }
 
+// ---- what real NICs and fabrics do: reordering, selective repeat, READ retries
+
+FrameInfo read_request(uint32_t psn, uint32_t span, Cause cause) {
+  FrameInfo i;
+  i.kind = FrameKind::req;
+  i.opcode = op::kReadRequest;
+  i.psn = psn;
+  i.psn_span = span;
+  i.cause = cause;
+  return i;
+}
+
+FrameInfo read_response(uint32_t psn, uint8_t opcode) {
+  FrameInfo i;
+  i.kind = FrameKind::readresp;
+  i.opcode = opcode;
+  i.psn = psn;
+  return i;
+}
+
+TEST(Observer, OvertakenOriginalIsOooAndKeepsHighest) {
+  Feed f;
+  EXPECT_EQ(f.req(10).verdict, "in-order");
+  EXPECT_EQ(f.req(13).verdict, "gap:2");
+  EXPECT_EQ(f.req(11).verdict, "ooo:2");
+  EXPECT_EQ(f.req(12).verdict, "ooo:1");
+  EXPECT_EQ(f.req(14).verdict, "in-order");      // highest stayed 13
+  EXPECT_EQ(f.req(0xFFFFFF).verdict, "ooo:15");  // mod 2^24
+}
+
+TEST(Observer, NakOfAnOvertakenPsnSaysReorder) {
+  Feed f;
+  f.req(10);
+  f.req(12);
+  EXPECT_EQ(f.req(11).verdict, "ooo:1");
+  Judgement j = f.ack(11, aeth::kNakPsnSeqError);
+  EXPECT_EQ(j.verdict, "nak:seq");
+  EXPECT_EQ(j.note, "reorder");
+  EXPECT_EQ(f.ack(13, aeth::kNakPsnSeqError).note, "");  // 13 never arrived overtaken
+  Feed g;  // the NAK passes before the late original: a loss as far as the point knows
+  g.req(10);
+  g.req(12);
+  EXPECT_EQ(g.ack(11, aeth::kNakPsnSeqError).note, "");
+  EXPECT_EQ(g.req(11).verdict, "ooo:1");
+}
+
+TEST(Observer, SelectiveResendNeedsItsNak) {
+  Feed f;
+  f.req(10);
+  f.req(12);
+  EXPECT_EQ(f.req(11, false, Cause::selective).verdict, "retransmission");  // no NAK seen
+  Feed g;
+  g.req(10);
+  g.req(12);
+  g.ack(11, aeth::kNakPsnSeqError);
+  EXPECT_EQ(g.req(11, false, Cause::selective).verdict, "selective");
+  EXPECT_EQ(g.req(13).verdict, "in-order");
+}
+
+TEST(Observer, ReissuedReadAndResponseGaps) {
+  Feed f;
+  EXPECT_EQ(f.on_point(0, read_request(100, 4, Cause::original)).verdict, "in-order");
+  EXPECT_EQ(f.on_point(0, read_response(100, op::kReadRespFirst)).verdict, "readresp");
+  EXPECT_EQ(f.on_point(0, read_response(102, op::kReadRespMiddle)).verdict, "readresp-gap:1");
+  EXPECT_EQ(f.on_point(0, read_response(103, op::kReadRespLast)).verdict, "readresp");
+  EXPECT_EQ(f.on_point(0, read_request(101, 3, Cause::read_retry)).verdict, "read-retry");
+  EXPECT_EQ(f.on_point(0, read_response(101, op::kReadRespFirst)).verdict, "readresp");  // the re-issued READ's
+  EXPECT_EQ(f.on_point(0, read_response(103, op::kReadRespLast)).verdict, "readresp-gap:1");
+  // The whole READ again at its own PSN is a timer resend, not a retry.
+  EXPECT_EQ(f.on_point(0, read_request(100, 4, Cause::timeout)).verdict, "retransmission");
+}
+
 }  // namespace
 }  // namespace roceshark::gen

@@ -82,6 +82,8 @@ TEST(Requester, ReadConsumesItsResponsePsns) {
   EXPECT_EQ(p[1].psn, 104u);
   EXPECT_TRUE(r.on_read_response(100, false, 10));
   EXPECT_FALSE(r.idle());
+  EXPECT_TRUE(r.on_read_response(101, false, 11));
+  EXPECT_TRUE(r.on_read_response(102, false, 12));
   EXPECT_TRUE(r.on_read_response(103, true, 20));
   EXPECT_EQ(r.una(), 104u);
   r.on_ack(104, 30);
@@ -216,6 +218,75 @@ TEST(Requester, PsnsWrap) {
   EXPECT_EQ(p[2].psn, 0u);
   r.on_ack(1, 10);
   EXPECT_TRUE(r.idle());
+}
+
+TEST(SelectiveRequester, ResendsTheNakedPsnAloneThenGoesOn) {
+  RequesterConfig c = config();
+  c.selective = true;
+  Requester r(c);
+  WorkRequest w;
+  w.type = MsgType::write;
+  w.length = 8 * 1024;
+  r.add_work(w);
+  w.length = 1024;
+  w.at = 100;
+  r.add_work(w);
+  r.activate(0);
+  ASSERT_EQ(drain(r, 0).size(), 8u);
+  EXPECT_TRUE(r.on_nak_seq(103, 10));
+  EXPECT_EQ(r.una(), 103u);
+  EXPECT_FALSE(r.ready(59));  // the NAK turnaround
+  auto v = drain(r, 60);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].psn, 103u);
+  EXPECT_EQ(v[0].cause, Cause::selective);
+  v = drain(r, 100);  // then new PSNs, not 104..107 again
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].psn, 108u);
+  EXPECT_EQ(v[0].cause, Cause::original);
+  EXPECT_TRUE(r.on_ack(108, 200));
+  EXPECT_TRUE(r.idle());
+}
+
+TEST(ReadRetry, AHoleInTheResponsesReissuesTheReadForTheRest) {
+  Requester r(config());
+  r.add_work(work(MsgType::read, 4096));  // PSNs 100..103
+  r.activate(0);
+  ASSERT_EQ(drain(r, 0).size(), 1u);
+  EXPECT_TRUE(r.on_read_response(100, false, 10));
+  r.on_read_response(102, false, 20);  // 101 lost: noticed here
+  EXPECT_FALSE(r.ready(69));
+  auto v = drain(r, 70);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].psn, 101u);
+  EXPECT_EQ(v[0].seg.opcode, op::kReadRequest);
+  EXPECT_EQ(v[0].cause, Cause::read_retry);
+  EXPECT_EQ(v[0].read_skip, 1u);  // VA + 1 MTU, DMA length 3K
+  EXPECT_EQ(v[0].span, 3u);
+  r.on_read_response(103, true, 75);  // an old one after the hole: dropped
+  EXPECT_FALSE(r.idle());
+  EXPECT_TRUE(drain(r, 80).empty());  // no second retry for the same hole
+  r.on_read_response(101, false, 90);
+  r.on_read_response(102, false, 91);
+  r.on_read_response(103, true, 92);
+  EXPECT_TRUE(r.idle());
+}
+
+TEST(ReadRetry, ALostLastResponseIsReissuedByTheTimer) {
+  Requester r(config());
+  r.add_work(work(MsgType::read, 4096));
+  r.activate(0);
+  drain(r, 0);
+  for (uint32_t p = 100; p < 103; ++p) r.on_read_response(p, false, 10);
+  ASSERT_TRUE(r.timer_deadline());
+  const Ns t = *r.timer_deadline();
+  r.on_timer(t);
+  auto v = drain(r, t);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].psn, 103u);
+  EXPECT_EQ(v[0].cause, Cause::timeout);
+  EXPECT_EQ(v[0].span, 1u);
+  EXPECT_EQ(v[0].read_skip, 3u);
 }
 
 }  // namespace

@@ -170,5 +170,71 @@ TEST(Responder, PsnWrapsAt24Bits) {
   EXPECT_EQ(nak[0].psn, 1u);
 }
 
+TEST(OooResponder, PlacesBeyondTheHoleAndAcksTheNewestWhenFilled) {
+  Responder r(10, 0);
+  r.place_out_of_order(1000);
+  EXPECT_TRUE(r.on_request(only(11), 0).empty());  // no NAK
+  EXPECT_TRUE(r.on_request(only(12), 5).empty());
+  EXPECT_EQ(r.nak_deadline(), 1000);  // from when the hole opened
+  auto out = r.on_request(only(10), 50);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].kind, Reply::Kind::ack);
+  EXPECT_EQ(out[0].psn, 12u);  // the newest
+  EXPECT_EQ(out[0].msn, 3u);
+  EXPECT_EQ(r.epsn(), 13u);
+  EXPECT_FALSE(r.nak_deadline());
+  EXPECT_FALSE(r.busy());
+}
+
+TEST(OooResponder, NaksAHoleStillOpenAfterTheDelayOnce) {
+  Responder r(10, 0);
+  r.place_out_of_order(1000);
+  r.on_request(only(12), 100);
+  EXPECT_FALSE(r.on_nak_timer(999));
+  auto nak = r.on_nak_timer(1100);
+  ASSERT_TRUE(nak);
+  EXPECT_EQ(nak->syndrome, aeth::kNakPsnSeqError);
+  EXPECT_EQ(nak->psn, 10u);
+  EXPECT_TRUE(r.on_request(only(13), 1200).empty());  // still placed, no second NAK
+  EXPECT_FALSE(r.nak_deadline());
+  // 10 fills the first hole; 11 is still missing: a new hole, a new delay.
+  auto out = r.on_request(only(10), 2000);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].psn, 10u);
+  EXPECT_EQ(r.nak_deadline(), 3000);
+  EXPECT_EQ(r.on_request(only(11), 2500)[0].psn, 13u);
+}
+
+TEST(OooResponder, WithoutNakDelayOnlyTheRequesterRecovers) {
+  Responder r(0, 0);
+  r.place_out_of_order(std::nullopt);
+  EXPECT_TRUE(r.on_request(only(1), 0).empty());
+  EXPECT_FALSE(r.nak_deadline());
+}
+
+TEST(OooResponder, PlacedReadIsAnsweredWhenTheHoleFills) {
+  Responder r(0, 0);
+  r.place_out_of_order(1000);
+  Incoming read = only(1);
+  read.read = true;
+  read.span = 4;
+  read.read_length = 4096;
+  EXPECT_TRUE(r.on_request(read, 0).empty());
+  auto out = r.on_request(only(0), 10);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].kind, Reply::Kind::ack);  // for 0, before the READ
+  EXPECT_EQ(out[0].psn, 0u);
+  EXPECT_EQ(out[1].kind, Reply::Kind::read_response);
+  EXPECT_EQ(out[1].psn, 1u);
+  EXPECT_EQ(r.epsn(), 5u);
+}
+
+TEST(Responder, WithoutOooAHoleIsNakedAtOnce) {
+  Responder r(10, 0);
+  auto out = r.on_request(only(11), 0);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].kind, Reply::Kind::nak);
+}
+
 }  // namespace
 }  // namespace roceshark::gen

@@ -351,5 +351,35 @@ TEST(ScenarioParser, RejectsBadInput) {
   test::expect_errors(cases);
 }
 
+// reorder, out-of-order placement, selective repeat, IP ID options, SPAN rewrite.
+TEST(ScenarioParser, NicBehaviours) {
+  const std::string hosts =
+      "host a 10.0.0.1 02:00:00:00:00:0a\n"
+      "host b 10.0.0.2 02:00:00:00:00:0b\n";
+  const std::string two = hosts + "path a 1us p1 1us p2 1us b\n";
+  const std::string qp = "qp q a:0x11 b:0x22 psn=0,0\n";
+  test::expect_errors({
+      {two + qp + "reorder q a psn=3 by=100ns where=between:p1,p2\n", ""},
+      {two + qp + "reorder q a psn=3 where=between:p1,p2\n", "needs by="},
+      {two + qp + "reorder q a psn=3 by=0ns where=between:p1,p2\n", "above 0"},
+      {two + qp + "reorder q a psn=3 by=1us where=between:p1,p2 kind=ack\n", "kind must be one of req,readresp"},
+      {two + qp + "drop q a psn=3 where=before:p1 kind=readresp\n", ""},
+      {two + "qp q a:0x11 b:0x22 ooo=b ooo_nak=off recovery=selective:a\n", ""},
+      {two + "qp q a:0x11 b:0x22 recovery=selective:a\n", "needs ooo=b"},
+      {two + "qp q a:0x11 b:0x22 ooo_nak=2us\n", "ooo_nak needs ooo="},
+      {two + "qp q a:0x11 b:0x22 ooo=c\n", "unknown host 'c'"},
+      {two + "qp q a:0x11 b:0x22 recovery=gbn\n", "selective:<host>"},
+      {"host a 10.0.0.1 02:00:00:00:00:0a ipid=zero resend_ipid=same\nhost b 10.0.0.2 02:00:00:00:00:0b\n"
+       "path a 1us p1 1us b\n",
+       ""},
+      {"host a 10.0.0.1 02:00:00:00:00:0a ipid=random\n", "ipid must be inc"},
+      {"host a 10.0.0.1 02:00:00:00:00:0a resend_ipid=old\n", "resend_ipid must be new"},
+      {hosts + "switch s 02:53:00:00:00:01\npath a 1us p1 1us s 1us b\nmirror p1 dup=1us rewrite=on\n", ""},
+      {two + "mirror p1 dup=1us rewrite=on\n", ""},  // a - p1 - the implicit switch p1+p2
+      {hosts + "path a 1us p1 1us b\nmirror p1 dup=1us rewrite=on\n", "between a host and a switch"},
+      {hosts + "path a 1us p1 1us b\nmirror p1 dup=1us rewrite=yes\n", "rewrite must be on or off"},
+  });
+}
+
 }  // namespace
 }  // namespace roceshark::gen

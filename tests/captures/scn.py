@@ -59,6 +59,7 @@ class Qp:
         self.cm = False
         self.messages = [[], []]  # per side: (type, length, imm, id), repeats expanded
         self.fatal = False        # a forced error NAK puts it in the error state
+        self.read_faults = False  # read responses are lost or reordered: READs may be re-issued
 
 
 class Scenario:
@@ -77,6 +78,8 @@ class Scenario:
         self.snaplen = 65535
         self.point_snaplen = {}
         self.mirror = {}
+        self.mirror_rewrite = set()  # points whose SPAN copy is the switch's other side (`rewrite=on`)
+        self.reorder_by = set()      # `reorder ... by=T`: the extra time of the longer ways
         self.only_dir = {}
         self.cnp_dscp = 48
         self.cnp_ecn = 0
@@ -105,7 +108,8 @@ class Scenario:
         pos = [x for x in w[1:] if '=' not in x]
         d = w[0]
         if d == 'host':
-            self.hosts[pos[0]] = {'ip4': pos[1], 'mac': pos[2], 'ip6': opts.get('ip6')}
+            self.hosts[pos[0]] = {'ip4': pos[1], 'mac': pos[2], 'ip6': opts.get('ip6'),
+                                  'ipid': opts.get('ipid', 'inc'), 'resend_ipid': opts.get('resend_ipid', 'new')}
         elif d == 'switch':
             self.switches[pos[0]] = pos[1].lower()
         elif d == 'path':
@@ -117,6 +121,13 @@ class Scenario:
                 self.snaplen = int(pos[0])
         elif d == 'mirror':
             self.mirror[pos[0]] = duration(opts['dup'])
+            if opts.get('rewrite') == 'on':
+                self.mirror_rewrite.add(pos[0])
+        elif d in ('drop', 'reorder'):
+            if opts.get('kind') == 'readresp':
+                self.qp(pos[0]).read_faults = True  # a READ may be re-issued for its missing responses
+            if d == 'reorder':
+                self.reorder_by.add(duration(opts['by']))
         elif d == 'capture':
             self.only_dir[pos[0]] = tuple(opts['dir'].split('->'))
         elif d == 'cnp_dscp':
@@ -245,6 +256,14 @@ class Scenario:
             before = next((sws[k][-1] for k in range(i, -1, -1) if sws[k]), h0)
             after = next((sws[k][0] for k in range(i + 1, len(sws)) if sws[k]), h1)
             return (before, after) if h0 == src else (after, before)
+        raise KeyError((src, dst))
+
+    def nodes(self, src, dst):
+        """Hosts and switches from src to dst, in order."""
+        for h0, _, h1, _, sws in self.paths:
+            if {h0, h1} == {src, dst}:
+                seq = [h0] + [w for seg in sws for w in seg] + [h1]
+                return seq if h0 == src else list(reversed(seq))
         raise KeyError((src, dst))
 
     def switches_before(self, src, dst, point):

@@ -571,5 +571,80 @@ TEST(SimulationLinkLocal, LldpFramesAreRecordedAtTheirPoint) {
   EXPECT_EQ(times, (std::vector<Ns>{1000, 6000}));
 }
 
+// ---- what real NICs and fabrics do: reordering, placement, IP IDs, SPAN
+
+const std::string kNicHosts =
+    "host a 10.0.0.1 02:00:00:00:00:0a\n"
+    "host b 10.0.0.2 02:00:00:00:00:0b\n";
+const std::string kNicNet = kNicHosts + "path a 1us p1 1us p2 1us b\n";
+
+std::vector<uint32_t> request_psns(const std::vector<Seen>& f, size_t point) {
+  std::vector<uint32_t> v;
+  for (const auto& s : f)
+    if (s.point == point && s.info.kind == FrameKind::req && !s.mirror) v.push_back(s.info.psn);
+  return v;
+}
+
+uint32_t ip_id(const Seen& s) { return uint32_t{s.bytes[18]} << 8 | s.bytes[19]; }
+
+TEST(NicSimulation, ReorderSwapsOnlyDownstreamAndOooReceiverDoesNotNak) {
+  auto f = run(kNicNet + "qp q a:0x11 b:0x22 psn=0,0 ooo=b\nwrite q a 4K\n"
+                            "reorder q a psn=1 by=150ns where=between:p1,p2\n");
+  EXPECT_EQ(request_psns(f, 0), (std::vector<uint32_t>{0, 1, 2, 3}));
+  EXPECT_EQ(request_psns(f, 1), (std::vector<uint32_t>{0, 2, 1, 3}));
+  for (const auto& s : f) EXPECT_NE(s.info.kind, FrameKind::nak);
+}
+
+TEST(NicSimulation, ReorderWithoutOooNaksAndGoesBack) {
+  auto f = run(kNicNet + "qp q a:0x11 b:0x22 psn=0,0\nwrite q a 4K\n"
+                            "reorder q a psn=1 by=150ns where=between:p1,p2\n");
+  size_t naks = 0, gbn = 0;
+  for (const auto& s : f) {
+    naks += s.info.kind == FrameKind::nak && s.point == 1;
+    gbn += s.info.cause == Cause::gbn && s.point == 1;
+  }
+  EXPECT_GE(naks, 1u);
+  EXPECT_GE(gbn, 1u);
+}
+
+TEST(NicSimulation, ResendIpIdSameAndZero) {
+  const std::string net =
+      "host a 10.0.0.1 02:00:00:00:00:0a resend_ipid=same\n"
+      "host b 10.0.0.2 02:00:00:00:00:0b ipid=zero\n"
+      "path a 1us p1 1us b\nqp q a:0x11 b:0x22 psn=0,0\nwrite q a 4K\ndrop q a psn=1 where=after:p1\n";
+  auto f = run(net);
+  std::vector<const Seen*> psn2;
+  for (const auto& s : f) {
+    if (s.info.src_host == 1) {
+      EXPECT_EQ(ip_id(s), 0u);  // b's ACK and NAK
+    }
+    if (s.info.kind == FrameKind::req && s.info.psn == 2) psn2.push_back(&s);
+  }
+  ASSERT_EQ(psn2.size(), 2u);
+  EXPECT_EQ(psn2[1]->info.cause, Cause::gbn);
+  EXPECT_EQ(psn2[0]->bytes, psn2[1]->bytes);  // byte-identical
+}
+
+TEST(NicSimulation, MirrorRewriteShowsTheSwitchsOtherSide) {
+  const std::string net = kNicHosts +
+                          "switch s 02:53:00:00:00:01\npath a 1us p1 1us s 1us b\nmirror p1 dup=1us rewrite=on\n"
+                          "qp q a:0x11 b:0x22 psn=0,0\nsend q a 100\n";
+  auto f = run(net);
+  ASSERT_EQ(f.size(), 4u);  // the SEND and its ACK, each twice
+  for (size_t i = 0; i + 1 < f.size(); ++i) {
+    if (f[i].mirror) continue;
+    const Seen* copy = nullptr;
+    for (const auto& s : f)
+      if (s.mirror && s.info.kind == f[i].info.kind) copy = &s;
+    ASSERT_TRUE(copy);
+    const bool into_switch = f[i].info.src_host == 0;
+    EXPECT_EQ(copy->bytes[22], into_switch ? f[i].bytes[22] - 1 : f[i].bytes[22] + 1);  // TTL
+    const std::vector<uint8_t> src(copy->bytes.begin() + 6, copy->bytes.begin() + 12);
+    const std::vector<uint8_t> want = into_switch ? std::vector<uint8_t>{2, 0x53, 0, 0, 0, 1}   // the switch, leaving
+                                                  : std::vector<uint8_t>{2, 0, 0, 0, 0, 0x0b};  // b, coming in
+    EXPECT_EQ(src, want);
+  }
+}
+
 }  // namespace
 }  // namespace roceshark::gen
