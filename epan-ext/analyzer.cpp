@@ -207,8 +207,8 @@ void Analyzer::learn_pmtu(uint32_t id, const PacketInfo& p) {
   // FIRST and MIDDLE segments are exactly one path MTU long.
   if (!classify_opcode(p.opcode).is_middle_or_first || p.payload_len == 0) return;
   Flow& f = flows_[id];
-  f.pmtu = std::max(f.pmtu, p.payload_len);
-  if (f.paired != kNoId) flows_[f.paired].pmtu = std::max(flows_[f.paired].pmtu, p.payload_len);
+  f.naks.pmtu = std::max(f.naks.pmtu, p.payload_len);
+  if (f.paired != kNoId) flows_[f.paired].naks.pmtu = std::max(flows_[f.paired].naks.pmtu, p.payload_len);
 }
 
 void Analyzer::on_cm(const PacketInfo& p, Verdict& v) {
@@ -234,7 +234,6 @@ void Analyzer::on_cm(const PacketInfo& p, Verdict& v) {
     f.stream = stream;
     f.naks = {};
     f.requests_seen = f.responses_seen = f.psn_responses_seen = false;
-    f.pmtu = 0;
     f.cm_start_psn = start;
     for (uint32_t i : f.points) {
       FlowPoint& fp = flow_points_[i];
@@ -287,11 +286,16 @@ void Analyzer::on_response(const PacketInfo& p, Verdict& v) {
   const bool plain_ack = p.has_aeth && s.kind == AckKind::ack && !classify_opcode(p.opcode).is_read_response;
 
   const auto entry = RecentPackets::Entry::of(p);
-  // The same response again is a mirror copy, unless a request was resent
-  // since (a re-issued READ is answered again, byte for byte).
+  // The same response again is a mirror copy, unless a request resent
+  // since could have drawn it again (a re-issued READ is answered byte for
+  // byte, a repeated request gets its ACK again); a NAK is sent once. A copy
+  // taken after a router is a mirror copy in any case.
+  const auto drawn_again = [&](const RecentPackets::Entry& prev) {
+    return s.kind != AckKind::nak && self.paired != kNoId && flows_[self.paired].last_resend_ts >= prev.ts_ns;
+  };
   if (const auto* prev = here.recent_responses.find_same(entry);
       prev && p.ts_ns - std::min(p.ts_ns, prev->ts_ns) <= cfg_.duplicate_window_ns &&
-      !(self.paired != kNoId && flows_[self.paired].last_resend_ts >= prev->ts_ns)) {
+      (entry.rewritten_from(*prev) || !drawn_again(*prev))) {
     v.seq = SeqClass::duplicate;  // the same response recorded twice
     v.original_frame = prev->frame;
     return;

@@ -39,7 +39,6 @@ struct Flow {
   uint32_t first_psn = 0;   // requests, any point
   uint32_t highest_psn = 0;
   uint32_t last_response_psn = 0;
-  uint32_t pmtu = 0;
   std::optional<uint32_t> cm_start_psn;  // from the CM exchange that set the flow up
   RequestContext naks;      // NAKs about this flow's requests, from the paired flow
   uint64_t last_resend_ts = 0;   // its latest resent request, any point: responses to it come again

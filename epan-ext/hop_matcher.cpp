@@ -115,7 +115,7 @@ std::optional<HopVerdict> HopMatcher::match(uint64_t id, uint32_t flow, uint32_t
       if (corrected(same[i]) < corrected(*next)) next = &same[i];
     keep();
     learn_path(paths_[flow], c.point, next->point);
-    if (next_point(flow, c.point) == next->point) arrived(flow, c.point, next->point, c.frame);
+    if (next_point(flow, c.point) == next->point) arrived(flow, c.point, next->point, c.frame, next->frame);
     return std::nullopt;
   }
 
@@ -131,7 +131,7 @@ std::optional<HopVerdict> HopMatcher::match(uint64_t id, uint32_t flow, uint32_t
   v.ce_set = c.ecn == 3 && prev->ecn != 3;
   v.negative = v.latency_ns < 0;
   learn_path(paths_[flow], prev->point, c.point);
-  if (next_point(flow, prev->point) == c.point) arrived(flow, prev->point, c.point, prev->frame);
+  if (next_point(flow, prev->point) == c.point) arrived(flow, prev->point, c.point, prev->frame, c.frame);
 
   const Copy* first = prev;
   for (size_t i = 0; i < n_same; ++i)
@@ -184,21 +184,31 @@ uint32_t HopMatcher::next_point(uint32_t flow, uint32_t point) const {
 
 // A packet of `flow` reached `to` from `from`: the flow's packets that
 // passed `from` before it and never reached `to` were lost in between.
-void HopMatcher::arrived(uint32_t flow, uint32_t from, uint32_t to, uint32_t prev_frame) {
+void HopMatcher::arrived(uint32_t flow, uint32_t from, uint32_t to, uint32_t prev_frame, uint32_t frame) {
+  HopState& h = hops_[{from, to, flow}];
+  auto sync = [&] {
+    h.lost = h.lost_frames.size();
+    h.first_loss_frame = h.lost_frames.empty() ? 0 : *h.lost_frames.begin();
+  };
+  if (h.lost_frames.erase(prev_frame)) {  // overtaken, not lost
+    lost_after_.erase(prev_frame);
+    if (!h.reordered++) h.first_reorder_frame = frame;
+    sync();
+    return;
+  }
   auto it = pending_.find(uint64_t{flow} << 32 | from);
   if (it == pending_.end()) return;
   auto& q = it->second;
   const bool queued = std::any_of(q.begin(), q.end(), [&](const Pending& p) { return p.frame == prev_frame; });
   if (!queued) return;
-  HopState& h = hops_[{from, to, flow}];
   while (!q.empty()) {
     const Pending p = q.front();
     q.pop_front();
     if (p.frame == prev_frame) break;
-    if (!h.lost) h.first_loss_frame = p.frame;
-    ++h.lost;
+    h.lost_frames.insert(p.frame);
     lost_after_.insert(p.frame);
   }
+  sync();
 }
 
 }  // namespace roceshark::hop

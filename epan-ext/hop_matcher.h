@@ -9,12 +9,14 @@
 // older than it are forgotten) and by kMaxCopies per identity (a hostile
 // capture repeating one packet cannot make matching quadratic).
 //
-// Loss between points: a flow's packets keep their order along its path, so
-// when a packet reaches the next point, every earlier packet of the flow
-// that passed the previous point and has not reached the next one was lost
-// between them. A packet still unmatched when the window passes, with no
-// later packet of its flow to show it should have arrived, is not counted
-// (the capture may have ended, or the tap missed it).
+// Loss between points: when a packet reaches the next point, every earlier
+// packet of the flow that passed the previous point and has not reached the
+// next one is taken as lost between them. Adaptive routing and packet
+// spraying reorder a flow, though: a packet so taken that reaches the next
+// point later within the match window was overtaken, not lost, and is
+// counted as reordered on that hop instead. A packet still unmatched when
+// the window passes, with no later packet of its flow to show it should have
+// arrived, is not counted (the capture may have ended, or the tap missed it).
 //
 // Until a second point appears, packets only wait in a window-long buffer:
 // a single-point capture pays for a queue, not for matching.
@@ -22,6 +24,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <set>
 #include <tuple>
 #include <optional>
 #include <span>
@@ -84,6 +87,9 @@ struct HopState {
   int64_t min_latency_ns = INT64_MAX;
   uint64_t lost = 0;
   uint32_t first_loss_frame = 0;  // upstream frame of the first loss
+  uint64_t reordered = 0;         // overtaken on this hop: arrived after a later packet of the flow
+  uint32_t first_reorder_frame = 0;  // downstream frame of the first
+  std::set<uint32_t> lost_frames;    // upstream frames still taken as lost (losses are rare)
   // Expert infos once per hop, and whether a burst is under way.
   bool in_burst = false, remark_reported = false, negative_reported = false;
 };
@@ -140,7 +146,7 @@ class HopMatcher {
   void evict(uint64_t now_ns);
   // The next point on the flow's path after `point`, or UINT32_MAX.
   uint32_t next_point(uint32_t flow, uint32_t point) const;
-  void arrived(uint32_t flow, uint32_t from, uint32_t to, uint32_t prev_frame);
+  void arrived(uint32_t flow, uint32_t from, uint32_t to, uint32_t prev_frame, uint32_t frame);
   bool upstream(const Copy& o, const Copy& c, uint32_t flow);
   static void learn_path(FlowPath& path, uint32_t up, uint32_t down);
   int64_t corrected(const Copy& c) const;

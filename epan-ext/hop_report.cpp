@@ -42,14 +42,16 @@ std::string format_hop_report(const HopStats& stats, const std::string& filter) 
 
   const auto lost = stats.losses();  // the engine's: what never arrived
 
-  TextTable hops({{"From", kLeft}, {"To", kLeft}, {"Matched"}, {"Lost"}, {"First lost"},
+  TextTable hops({{"From", kLeft}, {"To", kLeft}, {"Matched"}, {"Lost"}, {"First lost"}, {"Reordered"},
+                  {"First reordered"},
                   {"Latency min/p50/p99/p999/max (us)"}, {"Queue p99/max (us)"}, {"Bursts"}, {"Remarked"},
                   {"CE set"}, {"TTL changed"}, {"Negative"}});
   uint64_t negative = 0;
   for (const auto& [k, r] : stats.hops()) {
     const HopState l = lost.count(k) ? lost.at(k) : HopState{};
     hops.add_row({a->point_name(k.first), a->point_name(k.second), num(r.matched), num(l.lost),
-                  l.lost ? num(l.first_loss_frame) : "-",
+                  l.lost ? num(l.first_loss_frame) : "-", num(l.reordered),
+                  l.reordered ? num(l.first_reorder_frame) : "-",
                   r.negative ? signed_us(r.min_latency_ns) + " .. " + signed_us(r.max_latency_ns) : spread(r.latency_ns),
                   us(r.queue_ns.quantile(0.99)) + "/" + us(r.queue_ns.max()), num(r.bursts), num(r.remarked),
                   num(r.ce_set), num(r.ttl_changed), num(r.negative)});

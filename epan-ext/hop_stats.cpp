@@ -42,6 +42,9 @@ std::map<std::pair<uint32_t, uint32_t>, HopState> HopStats::losses() const {
     HopState& l = lost[{k.from, k.to}];
     if (st.lost && (!l.lost || st.first_loss_frame < l.first_loss_frame)) l.first_loss_frame = st.first_loss_frame;
     l.lost += st.lost;
+    if (st.reordered && (!l.reordered || st.first_reorder_frame < l.first_reorder_frame))
+      l.first_reorder_frame = st.first_reorder_frame;
+    l.reordered += st.reordered;
   }
   return lost;
 }

@@ -80,6 +80,8 @@ void write_hops(JsonWriter& w, const hop::HopStats& s, const Analyzer& a) {
     w.begin_object().field("from", a.point_name(k.first)).field("to", a.point_name(k.second))
         .field("matched", r.matched).field("lost", l.lost);
     if (l.lost) w.field("first_lost_frame", l.first_loss_frame);
+    w.field("reordered", l.reordered);
+    if (l.reordered) w.field("first_reordered_frame", l.first_reorder_frame);
     histogram(w, "latency_ns", r.latency_ns, true);
     histogram(w, "queue_ns", r.queue_ns);
     w.field("microbursts", r.bursts).field("remarked", r.remarked).field("ce_set", r.ce_set)

@@ -33,9 +33,14 @@ void FirstSeenIndex::clear() {
 }
 
 void RecentPackets::push(const Entry& e) {
+  if (ring_.size() < kSize) {
+    ring_.push_back(e);
+    used_ = ring_.size();
+    next_ = used_ % kSize;
+    return;
+  }
   ring_[next_] = e;
   next_ = (next_ + 1) % kSize;
-  if (used_ < kSize) ++used_;
 }
 
 RecentPackets::Entry RecentPackets::Entry::of(const PacketInfo& p) {
@@ -52,7 +57,7 @@ RecentPackets::Entry RecentPackets::Entry::of(const PacketInfo& p) {
 
 const RecentPackets::Entry* RecentPackets::find_same(const Entry& e) const {
   for (size_t i = 1; i <= used_; ++i) {
-    const Entry& c = ring_[(next_ + kSize - i) % kSize];
+    const Entry& c = ring_[(next_ + ring_.size() - i) % ring_.size()];
     if (c.psn != e.psn || c.opcode != e.opcode || c.payload_len != e.payload_len || c.syndrome != e.syndrome ||
         c.msn != e.msn)
       continue;
@@ -64,6 +69,7 @@ const RecentPackets::Entry* RecentPackets::find_same(const Entry& e) const {
 }
 
 void RecentPackets::clear() {
+  ring_.clear();
   used_ = 0;
   next_ = 0;
 }

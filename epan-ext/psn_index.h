@@ -61,7 +61,9 @@ class RecentPackets {
 
     static Entry of(const PacketInfo& p);
   };
-  static constexpr size_t kSize = 8;
+  // A mirror copy lags its original by the switch latency, which a burst
+  // fills with dozens of packets at 100-400G. Grows with the flow up to this.
+  static constexpr size_t kSize = 64;
 
   void push(const Entry& e);
   // Newest entry with the same PSN, opcode, length and AETH (and the same
@@ -70,7 +72,7 @@ class RecentPackets {
   void clear();
 
  private:
-  std::array<Entry, kSize> ring_{};
+  std::vector<Entry> ring_;
   size_t next_ = 0;
   size_t used_ = 0;
 };

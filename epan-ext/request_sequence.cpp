@@ -24,10 +24,7 @@ bool id_before(uint16_t a, uint16_t b) {
 
 bool is_read(const PacketInfo& p) { return p.has_reth && classify_opcode(p.opcode).is_read_request; }
 
-template <typename Span>
-bool covers(const Span& s, uint32_t psn) {
-  return s.n && psn::at_or_after(psn, s.lo) && psn::diff(psn, s.lo) < static_cast<int32_t>(s.n);
-}
+
 
 }  // namespace
 
@@ -51,12 +48,15 @@ bool RequestSequence::arrived_out_of_order(uint32_t psn) const {
 
 const RequestSequence::Hole* RequestSequence::hole_of(uint32_t psn) const {
   for (const Hole& h : holes_)
-    if (covers(h, psn)) return &h;
+    if (h.n && psn::at_or_after(psn, h.lo) && psn::diff(psn, h.lo) < static_cast<int32_t>(h.n)) return &h;
   return nullptr;
 }
 
-bool RequestSequence::in_read_span(uint32_t psn) const {
-  return std::any_of(reads_.begin(), reads_.end(), [&](const ReadSpan& s) { return covers(s, psn); });
+bool RequestSequence::in_read_span(uint32_t psn, uint32_t pmtu) const {
+  return std::any_of(reads_.begin(), reads_.end(), [&](const Read& r) {
+    const int32_t k = psn::diff(psn, r.psn);
+    return r.dma_len && k > 0 && static_cast<uint32_t>(k) < segments(r.dma_len, pmtu ? pmtu : kMaxPmtu);
+  });
 }
 
 SeqResult RequestSequence::start(const PacketInfo& p, bool reuse) {
@@ -83,7 +83,8 @@ bool RequestSequence::nak_asks_for(const NakEvent& nak, const PacketInfo& p, uin
          p.ts_ns - nak.ts_ns <= wait_ns + cfg.timeout_ns && psn::at_or_after(p.psn, nak.psn);
 }
 
-SeqClass RequestSequence::run_cause(const PacketInfo& p, const RequestContext& ctx, const Config& cfg) {
+SeqClass RequestSequence::run_cause(const PacketInfo& p, const RequestContext& ctx, RecoveryMode mode,
+                                    const Config& cfg) {
   // A resend answers the newer of the two NAKs when both qualify.
   const bool seq = nak_asks_for(ctx.seq_nak, p, 0, cfg);
   const bool rnr = nak_asks_for(ctx.rnr_nak, p, ctx.rnr_nak.rnr_wait_ns, cfg);
@@ -92,7 +93,7 @@ SeqClass RequestSequence::run_cause(const PacketInfo& p, const RequestContext& c
   if (seq && (!rnr || ctx.seq_nak.ts_ns >= ctx.rnr_nak.ts_ns)) {
     nak_used_frame_ = run_nak_frame_ = ctx.seq_nak.frame;
     run_reorder_ = arrived_out_of_order(ctx.seq_nak.psn);
-    return ctx.mode == RecoveryMode::selective ? SeqClass::selective_resend : SeqClass::gbn_resend;
+    return mode == RecoveryMode::selective ? SeqClass::selective_resend : SeqClass::gbn_resend;
   }
   if (rnr) {
     nak_used_frame_ = run_nak_frame_ = ctx.rnr_nak.frame;
@@ -201,15 +202,17 @@ SeqResult RequestSequence::classify(const PacketInfo& p, const RequestContext& c
     remember(p);
     return r;
   }
-  const bool continues =
-      run_ != SeqClass::none && psn::after(p.psn, run_last_) && psn::at_or_after(run_end_, p.psn);
-  const RecoveryMode learned = learn_mode(p, continues);
+  const bool in_run = run_ != SeqClass::none && psn::after(p.psn, run_last_) && psn::at_or_after(run_end_, p.psn);
+  const RecoveryMode learned = learn_mode(p, in_run);
+  // A selective requester's next resend is a run of its own, with its own NAK.
+  const bool continues = in_run && learned != RecoveryMode::selective;
+  const RecoveryMode mode = learned != RecoveryMode::unknown ? learned : ctx.mode;
 
   if (ahead > 0) {
     const int32_t beyond = psn::diff(p.psn, window_hi_);
-    if (is_read(p) && psn::after(window_lo_, p.psn)) {
+    if (is_read(p) && in_read_span(p.psn, ctx.pmtu)) {
       // Re-issued inside the READ's own responses: a READ retry.
-      run_cause(p, ctx, cfg);
+      run_cause(p, ctx, mode, cfg);
       r.seq = SeqClass::read_retry;
       r.nak_frame = run_nak_frame_;
       r.quiet_ns = run_quiet_ns_;
@@ -246,13 +249,13 @@ SeqResult RequestSequence::classify(const PacketInfo& p, const RequestContext& c
         ambiguous = true;
       }
     }
-    run_ = run_cause(p, ctx, cfg);
+    run_ = run_cause(p, ctx, mode, cfg);
     run_end_ = highest_;
     run_first_ = p.psn;
     run_length_ = 0;
   }
   ++run_length_;
-  r.seq = is_read(p) && !seen && in_read_span(p.psn) ? SeqClass::read_retry : run_;
+  r.seq = is_read(p) && !seen && in_read_span(p.psn, ctx.pmtu) ? SeqClass::read_retry : run_;
   r.ambiguous = ambiguous;
   r.learned = learned;
   r.nak_frame = run_nak_frame_;
@@ -276,7 +279,7 @@ void RequestSequence::advance(const PacketInfo& p, const RequestContext& ctx) {
     // The READ's responses use the PSNs after it, one per path-MTU segment.
     lo = segments(p.dma_len, ctx.pmtu ? ctx.pmtu : kMaxPmtu);
     hi = segments(p.dma_len, ctx.pmtu ? ctx.pmtu : kMinPmtu);
-    if (lo > 1) reads_[reads_next_++ % reads_.size()] = {psn::add(p.psn, 1), lo - 1};
+    reads_[reads_next_++ % reads_.size()] = {p.psn, p.dma_len};
   }
   window_lo_ = psn::add(p.psn, lo);
   window_hi_ = psn::add(p.psn, hi);

@@ -85,16 +85,17 @@ class RequestSequence {
     bool has_ip_id = false;
     uint16_t ip_id = 0;      // of that packet
   };
-  // The PSNs a READ's responses took after its own, for re-issued READs.
-  struct ReadSpan {
-    uint32_t lo = 0, n = 0;
+  // A READ seen here, for re-issued READs: its responses take the PSNs
+  // after its own, as many as the path MTU (perhaps learned later) makes.
+  struct Read {
+    uint32_t psn = 0, dma_len = 0;
   };
 
   SeqResult start(const PacketInfo& p, bool reuse);
-  SeqClass run_cause(const PacketInfo& p, const RequestContext& ctx, const Config& cfg);
+  SeqClass run_cause(const PacketInfo& p, const RequestContext& ctx, RecoveryMode mode, const Config& cfg);
   bool nak_asks_for(const NakEvent& nak, const PacketInfo& p, uint64_t wait_ns, const Config& cfg) const;
   const Hole* hole_of(uint32_t psn) const;
-  bool in_read_span(uint32_t psn) const;
+  bool in_read_span(uint32_t psn, uint32_t pmtu) const;
   std::optional<SeqResult> copy_verdict(const PacketInfo& p, const RequestContext& ctx, const PointView& here,
                                         const Config& cfg) const;
   std::optional<SeqResult> late_verdict(const PacketInfo& p, const RequestContext& ctx, const PointView& here,
@@ -125,7 +126,7 @@ class RequestSequence {
 
   std::array<Hole, 8> holes_{};
   uint32_t holes_next_ = 0;
-  std::array<ReadSpan, 4> reads_{};
+  std::array<Read, 4> reads_{};
   uint32_t reads_next_ = 0;
   std::array<uint32_t, 8> late_psns_{};  // PSNs that arrived out of order, with kLateValid
   uint32_t late_next_ = 0;

@@ -101,7 +101,8 @@ class HopTable {
       if (e == engine.end()) continue;
       uint64_t& seen = lost_seen_[{hop.first, hop.second, v.flow}];
       if (e->second.lost == seen) continue;
-      rows_.set_uint(row, lost, rows_.uint_at(row, lost) + (e->second.lost - seen));
+      // A packet taken as lost that turns up late (reordering) takes one back.
+      rows_.set_uint(row, lost, rows_.uint_at(row, lost) + e->second.lost - seen);
       seen = e->second.lost;
       changed = true;
     }

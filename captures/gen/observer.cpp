@@ -58,7 +58,7 @@ std::string nak_verdict(uint8_t syndrome) {
   }
 }
 
-std::string Observer::request_verdict(Stream& s, const FrameInfo& in, Ns time) const {
+std::string Observer::request_verdict(Stream& s, const FrameInfo& in, Ns time) {
   auto it = naks_.find({in.qp, in.req_side});
   auto recorded = [&](std::optional<Ns> RecordedNaks::*which, Ns wait) {
     if (it == naks_.end() || !(it->second.*which)) return false;
@@ -74,6 +74,9 @@ std::string Observer::request_verdict(Stream& s, const FrameInfo& in, Ns time) c
       if (const int32_t k = psn::diff(in.psn, p); k > 0 && static_cast<uint32_t>(k) < span) return true;
     return false;
   };
+  RecordedNaks& mode = naks_[{in.qp, in.req_side}];
+  if (s.lone_resend && in.psn != psn::add(*s.lone_resend, 1)) mode.selective_shown = true;
+  s.lone_resend.reset();
   std::string v;
   bool overtaken = false;
   if (!s.highest) {
@@ -88,7 +91,11 @@ std::string Observer::request_verdict(Stream& s, const FrameInfo& in, Ns time) c
       s.ooo.push_back(in.psn);
       if (s.ooo.size() > 64) s.ooo.pop_front();
     } else if (reissued()) v = "read-retry";
-    else if (in.cause == Cause::selective) v = recorded(&RecordedNaks::seq_ns, 0) ? "selective" : "retransmission";
+    else if (in.cause == Cause::selective) {
+      // Until the requester has shown selective repeat, its first lone resend looks like go-back-N.
+      v = !recorded(&RecordedNaks::seq_ns, 0) ? "retransmission" : mode.selective_shown ? "selective" : "gbn";
+      if (psn::diff(*s.highest, in.psn) > 0) s.lone_resend = in.psn;
+    }
     else if (in.cause == Cause::gbn && recorded(&RecordedNaks::seq_ns, 0)) v = "gbn";
     else if (in.cause == Cause::timeout) v = timeout_verdict(s, in, time);
     else if (in.cause == Cause::rnr && recorded(&RecordedNaks::rnr_ns, rnr_wait)) v = "rnr-retry";

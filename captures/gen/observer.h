@@ -47,6 +47,9 @@ class Observer {
     std::deque<std::pair<uint32_t, uint32_t>> reads;  // READ REQUESTs seen: PSN, response count (the latest few)
     std::optional<uint32_t> resp_last;                // the last READ response PSN seen
     std::deque<uint32_t> ooo;                         // PSNs that arrived here overtaken (`ooo:D`), the latest few
+    // A selective resend at a PSN below the highest: whether the next
+    // request here is the PSN after it shows how the requester recovers.
+    std::optional<uint32_t> lone_resend;
   };
   using Key = std::tuple<size_t, size_t, int>;  // point, qp, requester side
   // The latest NAKs of each kind recorded anywhere in the file, per (qp,
@@ -55,9 +58,12 @@ class Observer {
   struct RecordedNaks {
     std::optional<Ns> seq_ns, rnr_ns;
     Ns rnr_wait_ns = 0;  // the timer the RNR NAK asked for
+    // The requester has shown, at some point, that it resends only the NAKed
+    // PSN: before that an observer cannot tell its resends from go-back-N.
+    bool selective_shown = false;
   };
 
-  std::string request_verdict(Stream& s, const FrameInfo& in, Ns time) const;
+  std::string request_verdict(Stream& s, const FrameInfo& in, Ns time);
   static std::string read_response_verdict(Stream& s, const FrameInfo& in);
   static std::string timeout_verdict(Stream& s, const FrameInfo& in, Ns time);
   // Marks covered the waiting requests up to `limit` (or below it when

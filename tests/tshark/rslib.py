@@ -17,7 +17,7 @@ FIELDS = [
     "frame.number", "frame.interface_name", "infiniband.bth.opcode", "infiniband.bth.destqp",
     "infiniband.bth.psn", "roce.qp.stream", "roce.role", "roce.seq", "roce.seq.expected_psn",
     "roce.seq.gap", "roce.seq.retransmission", "roce.seq.original_frame", "roce.seq.nak_frame", "roce.seq.qp_reuse",
-    "roce.seq.duplicate", "roce.ack.kind", "roce.ack.nak", "roce.ack.duplicate",
+    "roce.seq.duplicate", "roce.seq.reorder_depth", "roce.seq.ambiguous", "roce.seq.reorder_nak", "roce.ack.kind", "roce.ack.nak", "roce.ack.duplicate",
     "roce.ack.request_frame", "roce.ack.rtt_ns", "roce.ack.covered", "roce.cnp", "roce.fecn",
     "roce.becn", "roce.icrc_status",
     "roce.priority", "roce.pfc.paused", "roce.pfc.pause_frame", "roce.pfc.stall_ns", "roce.pfc.lossy_queue",

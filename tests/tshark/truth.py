@@ -18,6 +18,8 @@ SEQ = {
     "rnr-retry": "RNR retry",
     "retransmission": "retransmission",
     "duplicate": "duplicate",
+    "selective": "selective resend",
+    "read-retry": "READ retry",
 }
 NAK = {
     "nak:seq": "PSN sequence error",
@@ -50,7 +52,9 @@ def expected(t, frame_numbers=True):
     if t["kind"] == "req":
         if v.startswith("gap:"):
             return {**want, "roce.seq": "gap", "roce.seq.gap": v[4:]}
-        return {**want, "roce.seq": SEQ[v]}
+        if v.startswith("ooo:"):
+            return {**want, "roce.seq": "out-of-order", "roce.seq.reorder_depth": v[4:]}
+        return {**want, "roce.seq": SEQ[v], "roce.seq.ambiguous": ""}
     if mirror:
         return {**want, "roce.seq.duplicate": "1"}
     if v == "cnp":
@@ -58,13 +62,16 @@ def expected(t, frame_numbers=True):
     if v.startswith("cm-"):
         return {"roce.role": "datagram"}
     want["roce.role"] = "response"
-    if v == "readresp":
+    if v == "readresp" or v.startswith("readresp-gap:"):
         want["roce.ack.kind"] = "READ response"
+        want["roce.seq.gap"] = v[len("readresp-gap:"):] if v != "readresp" else ""
     elif v in ("ack", "dup-ack"):
         want["roce.ack.kind"] = "ACK"
         want["roce.ack.duplicate"] = "1" if v == "dup-ack" else ""
     elif v in NAK:
         want["roce.ack.nak"] = NAK[v]
+        if v == "nak:seq":  # a NAK for a PSN that had already arrived here out of order
+            want["roce.seq.reorder_nak"] = "1" if "reorder" in t["note"].split(";") else ""
     else:
         raise rslib.Failure(f"unknown truth verdict {v!r}")
     if frame_numbers and t.get("request_frame", "-") not in ("-", ""):
