@@ -182,6 +182,7 @@ void Analyzer::sight_for_pfc(const PacketInfo& p, Verdict& v) {
   pfc::RoceSighting r;
   r.point = p.point;
   r.ts_ns = p.ts_ns;
+  r.src = p.src_mac;
   r.dst = p.dst_mac;
   r.priority = p.pcp >= 0 ? static_cast<uint8_t>(p.pcp) : cfg_.policy.dscp_priority[p.dscp & 0x3F];
   r.frame_len = p.frame_len;

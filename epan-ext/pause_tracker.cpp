@@ -10,6 +10,10 @@ namespace {
 // Timestamp jitter allowed on top of back-to-back spacing: a link idle for
 // longer than a frame time between two packets was not draining a backlog.
 constexpr uint64_t kReleaseSlackNs = 200;
+// The largest frame a release step is allowed for (a 9 KB jumbo): once a
+// packet comes later than that after the last released one, the release is
+// over for every packet behind it.
+constexpr uint32_t kMaxFrameBytes = 9600;
 
 uint64_t serialization_ns(uint32_t bytes, double gbps) { return static_cast<uint64_t>(bytes * 8.0 / gbps + 0.5); }
 
@@ -66,6 +70,12 @@ void PauseTracker::on_pause(const PauseFrame& f, PauseVerdict& v, uint8_t& new_e
       w.end_ns = t;
       w.drain_ns = 0;
       w.opened_by = f.frame;
+      auto& live = live_[class_key(f.point, p)];
+      forget_released(live, t, speed);
+      if (std::find(live.begin(), live.end(), key(f.point, f.src, p)) == live.end()) {
+        if (live.size() >= kMaxLive) live.erase(live.begin());
+        live.push_back(key(f.point, f.src, p));
+      }
     }
     // A refresh replaces the expiry; merged time counts only what it adds.
     const uint64_t end = t + v.pause_ns[p];
@@ -89,20 +99,71 @@ void PauseTracker::on_pause(const PauseFrame& f, PauseVerdict& v, uint8_t& new_e
   }
 }
 
-Hold PauseTracker::on_packet(uint32_t point, const Mac& dst, uint8_t priority, uint64_t ts_ns, uint32_t frame_len,
-                             uint32_t flow) {
+void PauseTracker::forget_released(std::vector<uint64_t>& keys, uint64_t now_ns, double speed) {
+  const uint64_t step = kReleaseSlackNs + 2 * serialization_ns(kMaxFrameBytes, speed);
+  std::erase_if(keys, [&](uint64_t k) {
+    const Window& w = windows_[k];
+    return now_ns > std::max(w.end_ns, w.drain_ns) + step;
+  });
+}
+
+Hold PauseTracker::on_packet(uint32_t point, const Mac& src, const Mac& dst, uint8_t priority, uint64_t ts_ns,
+                             uint32_t frame_len, uint32_t flow) {
   Hold h;
-  const uint64_t k = key(point, dst, priority);
-  auto it = windows_.find(k);
-  if (it == windows_.end() || !it->second.in_episode || ts_ns < it->second.start_ns) return h;
-  Window& w = it->second;
-  if (ts_ns > w.end_ns) {
-    // The backlog leaves back-to-back: each held packet follows the last
-    // within twice its own serialization time.
-    const uint64_t base = std::max(w.end_ns, w.drain_ns);
-    if (ts_ns > base + kReleaseSlackNs + 2 * serialization_ns(frame_len, gbps(point))) return h;
-    w.drain_ns = ts_ns;
+  auto it = live_.find(class_key(point, priority));
+  if (it == live_.end()) return h;
+  const double speed = gbps(point);
+  std::vector<uint64_t>& keys = it->second;
+  for (size_t i = 0; i < keys.size();) {
+    Hold mine;
+    if (judge(windows_[keys[i]], keys[i], src, dst, ts_ns, frame_len, flow, speed, mine)) {
+      keys.erase(keys.begin() + static_cast<std::ptrdiff_t>(i));
+      continue;
+    }
+    ++i;
+    if (h.held) continue;
+    if (mine.held) h = mine;
+    else if (mine.unattributed && !h.unattributed) h = mine;
   }
+  return h;
+}
+
+bool PauseTracker::judge(Window& w, uint64_t k, const Mac& src, const Mac& dst, uint64_t ts_ns, uint32_t frame_len,
+                         uint32_t flow, double speed, Hold& h) {
+  if (!w.in_episode || ts_ns < w.start_ns) return false;
+  const uint64_t ser = serialization_ns(frame_len, speed);
+  if (ts_ns < w.end_ns) {
+    // In force: this packet's direction is flowing, the one the pause holds
+    // is the other. A frame already on the wire when the pause arrived
+    // still passes, so the first frame times after the PFC frame prove nothing.
+    if (ts_ns >= w.start_ns + kReleaseSlackNs + 2 * ser) {
+      w.flowing_src.add(src);
+      w.flowing_dst.add(dst);
+    }
+    return false;
+  }
+  // The backlog leaves back-to-back: the first held packet within twice its
+  // own serialization time of the end, each next one of the last.
+  const uint64_t base = std::max(w.end_ns, w.drain_ns);
+  if (ts_ns > base + kReleaseSlackNs + 2 * ser)
+    return ts_ns > base + kReleaseSlackNs + 2 * serialization_ns(kMaxFrameBytes, speed);
+  // Silent through the window (else its side would be flowing) and released
+  // back to back: held, unless its sides say it goes the other way. The
+  // pausing MAC is evidence like any other: the pauser sends the other way,
+  // and what is sent to it goes its way.
+  const Mac& x = w.ep.mac;
+  const bool other_way = src == x || w.flowing_src.has(src) || w.flowing_dst.has(dst) || w.released_dst.has(src) ||
+                         w.released_src.has(dst);
+  if (other_way) {
+    const bool this_way = dst == x || w.flowing_dst.has(src) || w.flowing_src.has(dst) || w.released_src.has(src) ||
+                          w.released_dst.has(dst);
+    h.unattributed = this_way;
+    if (this_way) h.pause_frame = w.opened_by;  // for the statistics' row, not a hold
+    return false;
+  }
+  w.drain_ns = ts_ns;
+  w.released_src.add(src);
+  w.released_dst.add(dst);
   h.held = true;
   h.pause_frame = w.opened_by;
   // Attribute the window's time to the flow once: the union of what held it.
@@ -111,7 +172,7 @@ Hold PauseTracker::on_packet(uint32_t point, const Mac& dst, uint8_t priority, u
   const uint64_t from = std::max(w.start_ns, counted);
   if (upto > from) h.stall_ns = upto - from;
   counted = std::max(counted, upto);
-  return h;
+  return false;
 }
 
 std::vector<Episode> PauseTracker::episodes() const {

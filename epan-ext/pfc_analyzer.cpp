@@ -77,9 +77,10 @@ PacketPfc PfcAnalyzer::on_roce(const RoceSighting& r) {
   if (r.data) {
     pt.roce |= bit;
     out.wrong_class_pfc = wrong_class(pt);
-    const Hold h = tracker_.on_packet(r.point, r.dst, r.priority, r.ts_ns, r.frame_len, r.flow);
+    const Hold h = tracker_.on_packet(r.point, r.src, r.dst, r.priority, r.ts_ns, r.frame_len, r.flow);
     out.held = h.held;
-    out.pause_frame = h.pause_frame;
+    out.unattributed = h.unattributed;
+    out.pause_frame = h.pause_frame;  // of the pause it was released from, held or unattributed
     out.stall_ns = h.stall_ns;
   }
   if (r.loss_evidence && !(pfc_anywhere_ & bit) && !(pt.lossy_reported & bit)) {

@@ -31,14 +31,15 @@ struct PacketPfc {
   uint32_t pause_frame = 0;       // the PFC frame that opened the pause that held it
   uint8_t priority = 0;           // PCP when tagged, else the DSCP map's priority
   uint8_t wrong_class_pfc = 0;    // PFC priorities (without RoCE) this packet shows to be the wrong class
-  bool held = false;              // its priority was paused on its link, towards its destination MAC
+  bool held = false;              // released back to back by a pause of its priority on its link (docs/pfc.md)
+  bool unattributed = false;      // released like a held packet, but its sides point both ways: not counted
   bool lossy_first = false;       // first loss evidence on a priority without PFC, at this point
 };
 
 struct RoceSighting {
   uint32_t point = 0;
   uint64_t ts_ns = 0;
-  Mac dst{};
+  Mac src{}, dst{};             // of the Ethernet header at the point
   uint8_t priority = 0;
   uint32_t frame_len = 0;
   uint32_t flow = 0;

@@ -67,8 +67,13 @@ std::string format_pfc_report(const PfcStats& stats, const Analyzer& a, const st
   std::snprintf(storm_rule, sizeof storm_rule, "\nStorms (pause asserted %s us or more, gaps under %s us)\n",
                 us(cfg.storm_ns).c_str(), us(cfg.storm_gap_ns).c_str());
   out += storm_rule + (storms.empty() ? std::string("  none\n") : storms.render());
-  out += "\nQPs held by pause (traffic towards the pausing MAC on that priority)\n" +
+  out += "\nQPs held by pause (silent on that priority while it was in force, released back to back after it)\n" +
          (stalls.empty() ? std::string("  none\n") : stalls.render());
+  for (const auto& [key, row] : stats.rows())
+    if (row.unattributed)
+      out += "  unattributed at " + a.point_name(row.point) + " (" + mac_to_string(row.mac) + ", priority " +
+             num(row.priority) + "): " + num(row.unattributed) +
+             " packet(s) released after its pauses whose MACs put them on both sides of the link, not counted\n";
 
   TextTable chains({{"Storm at", kLeft}, {"Pause at", kLeft}, {"Storm frame"}, {"Pause began"}, {"Linked at"},
                      {"After (us)"}});

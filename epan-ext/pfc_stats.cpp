@@ -31,9 +31,13 @@ void PfcStats::add(const TapRecord& r) {
   const Verdict* v = r.verdict;
   if (!v) return;
   lossy_ += v->pfc.lossy_first;
-  if (!v->pfc.held) return;
+  if (!v->pfc.held && !v->pfc.unattributed) return;
   auto it = by_frame_.find(v->pfc.pause_frame);
   if (it == by_frame_.end()) return;  // the PFC frame was filtered out
+  if (v->pfc.unattributed) {
+    ++rows_[it->second].unattributed;
+    return;
+  }
   StalledQp& q = rows_[it->second].qps[v->row_flow];
   ++q.held_packets;
   q.stall_ns += v->pfc.stall_ns;

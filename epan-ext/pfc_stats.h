@@ -28,6 +28,7 @@ struct PfcRow {
   uint64_t no_ecn = 0;       // pauses that started with no ECN-CE or CNP before them
   uint64_t propagated = 0;   // pauses that followed a storm at another point
   bool wrong_class = false;
+  uint64_t unattributed = 0;  // packets released after its pauses whose sides point both ways
   std::map<uint32_t, StalledQp> qps;  // by request flow
 };
 

@@ -51,8 +51,8 @@ void register_pfc_fields() {
       {&ids.pfc_truncated, {"Truncated", "roce.pfc.truncated", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
                             "Some pause times were not captured", HFILL}},
       {&ids.pfc_paused, {"Paused", "roce.pfc.paused", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
-                         "This packet's priority was paused on its link, towards its destination MAC, just before "
-                         "or while it was sent",
+                         "A pause of this packet's priority on its link held it: its direction was silent while "
+                         "the pause was in force and it left in the backlog released right after",
                          HFILL}},
       {&ids.pfc_pause_frame, {"Pause frame", "roce.pfc.pause_frame", FT_FRAMENUM, BASE_NONE, nullptr, 0,
                               "The PFC frame whose pause held this packet", HFILL}},
@@ -60,6 +60,10 @@ void register_pfc_fields() {
                            "Pause time newly attributed to this packet's QP", HFILL}},
       {&ids.pfc_lossy_queue, {"Lossy queue", "roce.pfc.lossy_queue", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
                               "RoCE loss on a priority no PFC frame was seen for", HFILL}},
+      {&ids.pfc_unattributed, {"Unattributed", "roce.pfc.unattributed", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
+                               "Released back to back after a pause, but its MACs put it on both sides of the link: "
+                               "neither held nor counted",
+                               HFILL}},
       {&ids.priority, {"Priority", "roce.priority", FT_UINT8, BASE_DEC, nullptr, 0,
                        "The packet's priority: VLAN PCP when tagged, else from its DSCP", HFILL}},
   };
@@ -77,6 +81,8 @@ void register_pfc_fields() {
       {&ids.ei_pfc_truncated, {"roce.pfc.truncated.expert", PI_MALFORMED, PI_ERROR, "Truncated PFC frame", EXPFILL}},
       {&ids.ei_pfc_lossy_queue, {"roce.pfc.lossy_queue.expert", PI_PROTOCOL, PI_WARN, "RoCE in a lossy queue",
                                  EXPFILL}},
+      {&ids.ei_pfc_unattributed, {"roce.pfc.unattributed.expert", PI_SEQUENCE, PI_NOTE,
+                                  "Pause attribution ambiguous", EXPFILL}},
   };
   static gint* ett[] = {&ids.ett_pfc, &ids.ett_pfc_class};
   proto_register_field_array(ids.proto, hf, array_length(hf));

@@ -96,6 +96,11 @@ void render_packet_pfc(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
     gen(proto_tree_add_uint(t, ids.pfc_pause_frame, tvb, 0, 0, p.pause_frame));
     if (p.stall_ns) gen(proto_tree_add_uint64(t, ids.pfc_stall_ns, tvb, 0, 0, p.stall_ns));
   }
+  if (p.unattributed)
+    expert_add_info_format(pinfo, add_flag(t, tvb, ids.pfc_unattributed), &ids.ei_pfc_unattributed,
+                           "Released right after a pause at %s, but its MACs put it on both sides of the link: not "
+                           "counted as held",
+                           point.c_str());
   if (p.lossy_first)
     expert_add_info_format(pinfo, add_flag(t, tvb, ids.pfc_lossy_queue), &ids.ei_pfc_lossy_queue,
                            "RoCE loss on priority %u at %s, and no PFC frame for priority %u seen: RoCE is likely in "

@@ -30,7 +30,7 @@ struct Ids {
   // PFC, on PFC frames and on the RoCE packets they hold
   int pfc_priority = -1, pfc_pause_ns = -1, pfc_xon = -1, pfc_storm = -1, pfc_no_ecn = -1, pfc_wrong_class = -1,
       pfc_propagation = -1, pfc_storm_frame = -1, pfc_reserved_bits = -1, pfc_nonstandard_dst = -1,
-      pfc_truncated = -1, pfc_paused = -1, pfc_pause_frame = -1, pfc_stall_ns = -1, pfc_lossy_queue = -1,
+      pfc_truncated = -1, pfc_paused = -1, pfc_pause_frame = -1, pfc_stall_ns = -1, pfc_lossy_queue = -1, pfc_unattributed = -1,
       priority = -1;
   // QoS, on RoCE packets and on LLDP frames with DCBX
   int qos_priority = -1, qos_dscp = -1, qos_pcp = -1, qos_pcp_check = -1, qos_learning = -1;
@@ -51,7 +51,8 @@ struct Ids {
                ei_reorder_nak = EI_INIT, ei_response_gap = EI_INIT,
                ei_untracked = EI_INIT, ei_pfc_storm = EI_INIT, ei_pfc_no_ecn = EI_INIT,
                ei_pfc_wrong_class = EI_INIT, ei_pfc_propagation = EI_INIT, ei_pfc_reserved_bits = EI_INIT,
-               ei_pfc_nonstandard_dst = EI_INIT, ei_pfc_truncated = EI_INIT, ei_pfc_lossy_queue = EI_INIT;
+               ei_pfc_nonstandard_dst = EI_INIT, ei_pfc_truncated = EI_INIT, ei_pfc_lossy_queue = EI_INIT,
+               ei_pfc_unattributed = EI_INIT;
   expert_field ei_qos[5] = {EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT};  // by qos::Check
   expert_field ei_dcbx[3] = {EI_INIT, EI_INIT, EI_INIT};                  // by qos::DcbxFinding::Kind
   expert_field ei_hop_lost = EI_INIT, ei_hop_remarked = EI_INIT, ei_hop_microburst = EI_INIT,

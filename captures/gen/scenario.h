@@ -62,6 +62,7 @@ struct Point {
 struct Switch {
   std::string name;
   Mac mac{};
+  std::optional<Mac> port_mac;  // `port_mac=`: what its ports send PFC from, when not the router MAC
   bool implicit = false;  // made by `path` for two adjacent points with no switch named between them
   int line = 0;
 };
@@ -315,6 +316,7 @@ struct Scenario {
   std::vector<Host> hosts;
   std::vector<Point> points;
   std::vector<Switch> switches;
+  bool bridged = false;  // `bridged`: an L2 fabric, RoCEv2 keeps the hosts' MACs and its TTL end to end
   std::vector<Path> paths;
   std::vector<Qp> qps;
   std::vector<Message> messages;

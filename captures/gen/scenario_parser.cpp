@@ -142,7 +142,7 @@ class Parser {
         {"seed", &Parser::seed},           {"epoch", &Parser::epoch},
         {"link_gbps", &Parser::link_gbps}, {"snaplen", &Parser::snaplen},
         {"host", &Parser::host_line},      {"path", &Parser::path},
-        {"switch", &Parser::switch_line},
+        {"switch", &Parser::switch_line},  {"bridged", &Parser::bridged},
         {"mirror", &Parser::mirror},       {"capture", &Parser::capture},
         {"qp", &Parser::qp_line},          {"cm", &Parser::cm},
         {"send", &Parser::message},        {"write", &Parser::message},
@@ -272,12 +272,24 @@ class Parser {
   }
 
   void switch_line() {
-    want_words(3, 3, "switch <name> <mac>");
+    want_words(3, 3, "switch <name> <mac> [port_mac=MAC]");
     check_name(words_[1]);
     check_unused_name(words_[1]);
     auto mac = parse_mac(words_[2]);
     if (!mac) fail("bad MAC address '" + std::string(words_[2]) + "'");
-    sc_.switches.push_back({std::string(words_[1]), *mac, false, line_});
+    std::optional<Mac> port_mac;
+    if (auto pm = opt("port_mac")) {
+      port_mac = parse_mac(*pm);
+      if (!port_mac) fail("bad MAC address '" + std::string(*pm) + "'");
+      if (*port_mac == *mac) fail("port_mac= is the switch's own MAC: leave it out");
+    }
+    sc_.switches.push_back({std::string(words_[1]), *mac, port_mac, false, line_});
+  }
+
+  void bridged() {
+    want_words(1, 1, "bridged");
+    if (sc_.bridged) fail("'bridged' given twice");
+    sc_.bridged = true;
   }
 
   // The switch `path` puts between two adjacent points when none is named:
@@ -291,7 +303,7 @@ class Parser {
     const size_t n = implicit_.size() + 1;
     if (n > 0xFFFF) fail("too many implicit switches");
     const Mac mac{0x02, 0x53, 0x57, 0x00, static_cast<uint8_t>(n >> 8), static_cast<uint8_t>(n)};
-    sc_.switches.push_back({name, mac, true, line_});
+    sc_.switches.push_back({name, mac, std::nullopt, true, line_});
     implicit_[key] = sc_.switches.size() - 1;
     return sc_.switches.size() - 1;
   }
@@ -829,6 +841,7 @@ class Parser {
     }
     port.name = sc_.node_name(port.node);
     port.mac = sc_.node_mac(port.node);
+    if (port.node.kind == NodeRef::Kind::sw) port.mac = sc_.switches[port.node.index].port_mac.value_or(port.mac);
     return port;
   }
 
@@ -1094,10 +1107,13 @@ class Parser {
       const Switch& w = sc_.switches[i];
       line_ = w.line;
       for (const auto& h : sc_.hosts)
-        if (h.mac == w.mac) fail("switch '" + w.name + "' has the MAC of host '" + h.name + "'");
-      for (size_t j = 0; j < i; ++j)
-        if (sc_.switches[j].mac == w.mac)
-          fail("switches '" + sc_.switches[j].name + "' and '" + w.name + "' share a MAC");
+        if (h.mac == w.mac || h.mac == w.port_mac)
+          fail("switch '" + w.name + "' has the MAC of host '" + h.name + "'");
+      for (size_t j = 0; j < i; ++j) {
+        const Switch& o = sc_.switches[j];
+        if (o.mac == w.mac || o.mac == w.port_mac || o.port_mac == w.mac || (o.port_mac && o.port_mac == w.port_mac))
+          fail("switches '" + o.name + "' and '" + w.name + "' share a MAC");
+      }
     }
   }
 

@@ -360,8 +360,9 @@ void Simulation::arrive(const PacketPtr& pp) {
   if (hop == p.route.points()) return deliver(pp);
   std::span<uint8_t> bytes(p.frame.bytes);
   // Routed hops: each switch on the way here took one off the TTL, and the
-  // frame carries the MACs of the link this point taps. RoCEv1 is bridged.
-  if (p.transport != Transport::v1) {
+  // frame carries the MACs of the link this point taps. RoCEv1 is bridged,
+  // and so is everything in a `bridged` fabric.
+  if (p.transport != Transport::v1 && !sc_.bridged) {
     for (size_t k = 0; k < p.route.switches(hop); ++k) decrement_ttl(bytes, p.frame.at, p.transport);
     const auto ends = link_macs(p.route, hop);
     set_link_macs(bytes, ends[0], ends[1]);

@@ -9,7 +9,8 @@ frame twice:
     kind, verdict and note of PFC and LLDP frames;
   * against the scenario itself, read by scn.py: the Ethernet addresses of
     the link each point taps (RoCEv2 is routed: the MACs of that link's two
-    nodes, host or switch; RoCEv1 is bridged: the hosts'), VLAN PCP/ID,
+    nodes, host or switch; RoCEv1, and everything under `bridged`, is
+    bridged: the hosts'), VLAN PCP/ID,
     DSCP and ECN (IPv4 ToS, IPv6 traffic class, GRH traffic class) as each
     QP, CNP, `marking` change and `rewrite` makes them, TTL / hop limit per
     point (one less per switch on the way),
@@ -41,8 +42,8 @@ frame twice:
     bytes still missing), the first response to one a FIRST (or ONLY);
   * the pauses: no RoCE frame passes a point towards a pausing device in a
     class while a PFC window is in force there; every frame the truth file
-    calls paused is a RoCEv2 frame addressed to the pausing device's MAC
-    (what the analyser goes by), names the XOFF that opened a pause there
+    calls paused travels towards the pausing device (whatever its MACs: a
+    port MAC, a bridged fabric), names the XOFF that opened a pause there
     (not a refresh, in FIFO order), and leaves after that pause ended, back
     to back with the rest of the backlog, the first one serialization time
     after the end (or after a later pause that stopped the drain);
@@ -143,7 +144,7 @@ class Checker:
         self.link_local_seen = set()
         self.marking_seen = {}  # (qp name, side, point) -> indices of the markings seen
         self.marking_last = {}  # (qp name, side, point, kind) -> last marking index seen
-        self.roce = []          # (truth row, frame length, priority, next node, eth.dst or None) for the pause checks
+        self.roce = []          # (truth row, frame length, priority, next node) for the pause checks
         self.pfc_rows = []      # (truth row, directive)
 
     def err(self, frame, msg):
@@ -210,9 +211,8 @@ class Checker:
             return
         other_side = r['cause'] == 'mirror' and point in sc.mirror_rewrite
         prio = self.headers(n, t, q, side, kind, note, point, src, dst, int(r['true_ts_ns']), other_side)
-        routed = t['eth.dst'].lower() if q.ver != 'v1' else None
         length = int(t['frame.len']) - sc.erspan_overhead(point)  # of the frame on the tapped link
-        self.roce.append((r, length, prio, sc.next_node(src, dst, point), routed))
+        self.roce.append((r, length, prio, sc.next_node(src, dst, point)))
         if q.ver == 'v2':
             self.ip_id[n] = t['ip.id']
         self.expect(n, 'P_Key', num(t['infiniband.bth.p_key']), q.pkey)
@@ -329,7 +329,7 @@ class Checker:
         else:
             self.expect(n, 'VLAN tag', t['vlan.id'], '')
             etype = num(t['eth.type'])
-        if q.ver == 'v1':
+        if q.ver == 'v1' or sc.bridged:
             want_src, want_dst = sc.mac_of(src), sc.mac_of(dst)  # bridged
         else:
             up, down = sc.link_ends(src, dst, point)
@@ -533,7 +533,6 @@ class Checker:
                         end = min(end, ev[i + 1][0])
                     out.append((ts, end, f, opens))
                 xon = not q
-        pauser = {(key, f): mac for key, ev in events.items() for _, _, f, mac in ev}
 
         def chain_end(key, frame):
             """When the pause that `frame` opened was over; None if it opened none."""
@@ -549,7 +548,7 @@ class Checker:
 
         backlog = {}  # (key, pause_frame) -> [(ts, serialization, frame)] of what waited behind it
         last_pause = {}  # key -> pause_frame of the last frame held there
-        for r, length, prio, towards, dst_mac in self.roce:
+        for r, length, prio, towards in self.roce:
             n, ts, point = r['frame'], int(r['ts_ns']), r['point']
             key = (point, towards, prio)
             for start, end, f, _ in intervals.get(key, []):
@@ -562,10 +561,6 @@ class Checker:
                 self.err(n, 'paused by frame %s, which opens no pause of priority %d towards %s at %s' %
                          (r['pause_frame'], prio, towards, point))
                 continue
-            if dst_mac is None:
-                self.err(n, 'a bridged (RoCEv1) frame held by a pause: the analyser cannot tell its direction')
-            elif dst_mac != pauser[(key, r['pause_frame'])]:
-                self.err(n, 'held by a pause from %s but sent to %s' % (pauser[(key, r['pause_frame'])], dst_mac))
             s = serialization_ns(length, sc.gbps_of(point))
             if ts < end + s:
                 self.err(n, 'held until %d ns but recorded at %d ns' % (end + s, ts))
@@ -584,7 +579,7 @@ class Checker:
         # rate from the end of the pause that began it (or of one that
         # stopped the drain again); on a paced link other classes may take turns.
         busy = {}  # (point, towards) -> timestamps of what passed there
-        for r, _, _, towards, _ in self.roce:
+        for r, _, _, towards in self.roce:
             busy.setdefault((r['point'], towards), []).append(int(r['ts_ns']))
         for (key, pf), frames in backlog.items():
             prev = chain_end(key, pf)
@@ -834,7 +829,7 @@ class Checker:
         behind the frame queued before it (FIFO at the point's rate)."""
         sc = self.sc
         last = {}  # (point, towards, burst) -> true time the previous queued frame left
-        for r, length, _, towards, _ in self.roce:
+        for r, length, _, towards in self.roce:
             n, point = r['frame'], r['point']
             if r['cause'] == 'mirror':
                 continue

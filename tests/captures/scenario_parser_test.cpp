@@ -77,6 +77,27 @@ TEST(ScenarioParser, NamedSwitchesSitWhereThePathSays) {
   EXPECT_EQ(s.paths[2].switches, (std::vector<std::vector<size_t>>{{0}, {1}, {3}, {}}));
 }
 
+TEST(ScenarioParser, BridgedAndPortMac) {
+  const std::string net =
+      "host a 10.0.0.1 02:00:00:00:00:0a\nhost b 10.0.0.2 02:00:00:00:00:0b\n"
+      "switch leaf 02:00:00:01:00:01 port_mac=02:00:00:01:10:01\npath a 1us p1 1us leaf 1us b\n";
+  Scenario s = parse_scenario("bridged\n" + net + "pfc p1 from=leaf prio=3 quanta=1 at=1us\n", "t.scn");
+  EXPECT_TRUE(s.bridged);
+  EXPECT_EQ(s.switches[0].mac, *parse_mac("02:00:00:01:00:01"));
+  EXPECT_EQ(s.switches[0].port_mac, *parse_mac("02:00:00:01:10:01"));
+  EXPECT_EQ(s.pfcs[0].from.mac, *parse_mac("02:00:00:01:10:01"));  // PFC comes from the port MAC
+  EXPECT_FALSE(parse_scenario(net, "t.scn").bridged);
+  test::expect_errors({
+      {"bridged\nbridged\n", "'bridged' given twice"},
+      {"bridged x\n", "usage: bridged"},
+      {"switch s 02:00:00:01:00:01 port_mac=zz\n", "bad MAC address 'zz'"},
+      {"switch s 02:00:00:01:00:01 port_mac=02:00:00:01:00:01\n", "port_mac= is the switch's own MAC"},
+      {"host a 10.0.0.1 02:00:00:00:00:0a\nswitch s 02:00:00:01:00:01 port_mac=02:00:00:00:00:0a\n"
+       "host b 10.0.0.2 02:00:00:00:00:0b\npath a 1us p1 1us s 1us b\n",
+       "has the MAC of host 'a'"},
+  });
+}
+
 TEST(ScenarioParser, ResolvesWhereInTheTravelDirection) {
   Scenario s = parse_scenario(kBase + "send q a 4K\n"
                               "drop q a psn=1 where=before:p2\n"

@@ -66,6 +66,8 @@ class Scenario:
     def __init__(self, path):
         self.hosts = {}
         self.switches = {}  # name -> MAC, the implicit ones too
+        self.port_macs = {}  # switch name -> the MAC its ports send PFC and LLDP from (port_mac=)
+        self.bridged = False  # `bridged`: RoCEv2 keeps the hosts' MACs and TTL end to end
         self.implicit = {}  # frozenset of two adjacent points -> the switch between them
         self.paths = []   # [host0, [points...], host1, [latency ns per segment], [[switches] per segment]]
         self.jitter = 0
@@ -112,6 +114,10 @@ class Scenario:
                                   'ipid': opts.get('ipid', 'inc'), 'resend_ipid': opts.get('resend_ipid', 'new')}
         elif d == 'switch':
             self.switches[pos[0]] = pos[1].lower()
+            if 'port_mac' in opts:
+                self.port_macs[pos[0]] = opts['port_mac'].lower()
+        elif d == 'bridged':
+            self.bridged = True
         elif d == 'path':
             self._path(pos)
         elif d == 'snaplen':
@@ -268,6 +274,8 @@ class Scenario:
 
     def switches_before(self, src, dst, point):
         """Routed hops a packet from src to dst crosses before `point`."""
+        if self.bridged:
+            return 0
         for h0, pts, h1, _, sws in self.paths:
             if (h0, h1) == (src, dst):
                 return sum(len(x) for x in sws[:pts.index(point) + 1])
@@ -280,7 +288,7 @@ class Scenario:
     def _port(self, opts):
         """(name, mac) of from=NODE: a host's NIC or a switch's port."""
         name = opts['from']
-        return name, self.mac_of(name)
+        return name, self.port_macs.get(name, self.mac_of(name))
 
     @staticmethod
     def _times(opts):

@@ -372,6 +372,56 @@ TEST(SimulationPfc, SwitchPortPausesTheHostTowardsIt) {
   EXPECT_EQ(held, 8);
 }
 
+// `bridged`: RoCEv2 keeps the hosts' MACs and TTL at every point, and a
+// pause from the switch port holds a's frames although they go to b's MAC.
+TEST(SimulationPfc, BridgedFabricHoldsByLinkNotByMac) {
+  auto f = run("bridged\n" + kPfcNet + "pfc p1 from=p1+p2 prio=3 quanta=1000 at=1us\n");
+  const Mac a = *parse_mac("02:00:00:00:00:0a"), b = *parse_mac("02:00:00:00:00:0b");
+  int held = 0;
+  for (const auto& s : f) {
+    if (s.info.kind == FrameKind::pfc) {
+      EXPECT_EQ(mac_at(s, 6), *parse_mac("02:53:57:00:00:01"));
+      continue;
+    }
+    const bool from_a = s.info.src_host == 0;
+    EXPECT_EQ(mac_at(s, 6), from_a ? a : b);
+    EXPECT_EQ(mac_at(s, 0), from_a ? b : a);
+    EXPECT_EQ(s.bytes[18 + 8], 64) << "no TTL decrement in an L2 fabric";  // tagged: IPv4 after 18 bytes
+    if (s.paused) {
+      held += s.info.kind == FrameKind::req;
+      EXPECT_EQ(s.point, 0u);
+      EXPECT_TRUE(from_a) << "only what a transmits towards the pausing port";
+    }
+  }
+  EXPECT_EQ(held, 8);
+}
+
+// `port_mac=`: PFC comes from the port MAC, a's frames still go to the
+// router MAC, and the pause holds them all the same.
+TEST(SimulationPfc, PortMacPausesWhatGoesToTheRouterMac) {
+  auto f = run("host a 10.0.0.1 02:00:00:00:00:0a\nhost b 10.0.0.2 02:00:00:00:00:0b\n"
+               "switch leaf 02:00:00:01:00:01 port_mac=02:00:00:01:10:01\n"
+               "path a 1us p1 1us leaf 1us b\n"
+               "qp q a:0x11 b:0x22 psn=100,500 mtu=1024 vlan=7 pcp=3\nwrite q a 8K\n"
+               "pfc p1 from=leaf prio=3 quanta=1000 at=1us\n");
+  const Mac router = *parse_mac("02:00:00:01:00:01"), port = *parse_mac("02:00:00:01:10:01");
+  int held = 0;
+  for (const auto& s : f) {
+    if (s.info.kind == FrameKind::pfc) {
+      EXPECT_EQ(mac_at(s, 6), port);
+      continue;
+    }
+    if (s.info.src_host == 0) {
+      EXPECT_EQ(mac_at(s, 0), router);
+    }
+    if (s.paused) {
+      held += s.info.kind == FrameKind::req;
+      EXPECT_EQ(s.info.src_host, 0u);
+    }
+  }
+  EXPECT_EQ(held, 8);
+}
+
 TEST(SimulationPfc, ABusyPeriodKeepsTheXoffThatBeganIt) {
   // The first pause ends at 7.12 us and its backlog starts to drain; a new
   // XOFF at 7.3 us (a new pause: the window had expired) stops it again.

@@ -10,6 +10,9 @@ namespace {
 constexpr uint64_t us = 1000, ms = 1'000'000;
 constexpr Mac kNic = {0x02, 0, 0, 0, 0, 0x0b};
 constexpr Mac kOther = {0x02, 0, 0, 0, 0, 0x0c};
+constexpr Mac kHost = {0x02, 0, 0, 0, 0, 0x0a};      // the transmitter at the other end of kNic's link
+constexpr Mac kRouter = {0x02, 0, 0, 1, 0, 0x01};    // a switch's router MAC
+constexpr Mac kPort = {0x02, 0, 0, 1, 0x10, 0x01};   // ... and the MAC its port sends PFC from
 
 struct PfcTest : ::testing::Test {
   Config cfg;
@@ -30,13 +33,16 @@ struct PfcTest : ::testing::Test {
     return a->process(f);
   }
   PacketPfc packet(uint64_t t, uint8_t prio, Mac to = kNic, uint32_t point = 0, uint32_t flow = 1, bool loss = false,
-                   bool congestion = false) {
+                   bool congestion = false, Mac from = kHost) {
     ++frame;
     RoceSighting r;
-    r.point = point, r.ts_ns = t, r.dst = to, r.priority = prio, r.frame_len = 1100, r.flow = flow, r.data = true;
+    r.point = point, r.ts_ns = t, r.src = from, r.dst = to, r.priority = prio, r.frame_len = 1100, r.flow = flow;
+    r.data = true;
     r.loss_evidence = loss, r.congestion = congestion;
     return a->on_roce(r);
   }
+  // A packet from `from` to `to` (the MACs at the point), on priority 3 at point 0.
+  PacketPfc sent(uint64_t t, Mac from, Mac to, uint32_t flow = 1) { return packet(t, 3, to, 0, flow, false, false, from); }
   std::vector<Episode> episodes() const { return a->tracker().episodes(); }
 };
 
@@ -55,14 +61,97 @@ TEST_F(PfcTest, PerClassTimeAtThePointsSpeed) {
   EXPECT_EQ(pause(0, 3, 1000, 1).pause_ns[3], 20480u);
 }
 
-TEST_F(PfcTest, HoldsTrafficTowardsThePausingMacOnThatPriorityOnly) {
-  const uint32_t f = pause(0, 3, 0xFFFF).frame;
-  const PacketPfc held = packet(100 * us, 3);
+// 2000 quanta at 100G: a window of 10.24 us. A 1100-byte frame takes 88 ns.
+constexpr uint64_t kEnd = 20 * us + 10240;  // of a pause at 20 us
+
+TEST_F(PfcTest, SilentThroughTheWindowThenReleasedIsHeld) {
+  EXPECT_FALSE(sent(10 * us, kHost, kOther).held);  // before: proves nothing
+  const uint32_t f = pause(20 * us, 3, 2000, 0, kNic).frame;
+  const PacketPfc first = sent(kEnd + 88, kHost, kOther);  // the first out after expiry
+  EXPECT_TRUE(first.held);
+  EXPECT_EQ(first.pause_frame, f);
+  EXPECT_EQ(first.stall_ns, 10240u);
+  EXPECT_TRUE(sent(kEnd + 176, kHost, kOther, 2).held);  // another flow of the backlog, right behind
+  EXPECT_FALSE(sent(kEnd + 5 * us, kHost, kOther).held);  // after the drain: it was not waiting
+}
+
+TEST_F(PfcTest, FlowingThroughTheWindowIsNotHeld) {
+  pause(20 * us, 3, 2000, 0, kNic);
+  EXPECT_FALSE(sent(25 * us, kOther, kHost, 2).held);  // keeps flowing: the other way
+  // Its next packet comes right at the end: timing alone would take it for
+  // backlog, but its side kept flowing.
+  EXPECT_FALSE(sent(kEnd + 88, kOther, kHost, 2).held);
+  EXPECT_TRUE(sent(kEnd + 176, kHost, kOther).held);  // the silent side is released
+  EXPECT_FALSE(sent(kEnd + 264, kOther, kHost, 2).held);
+}
+
+TEST_F(PfcTest, NoTrafficAtAllIsNotHeldNorCounted) {
+  pause(20 * us, 3, 2000, 0, kNic);
+  const PacketPfc later = sent(60 * us, kHost, kOther);  // nothing in the window, nothing released
+  EXPECT_FALSE(later.held);
+  EXPECT_FALSE(later.unattributed);
+  EXPECT_EQ(later.stall_ns, 0u);
+}
+
+TEST_F(PfcTest, FramesOnTheWireWhenThePauseArrivedProveNothing) {
+  pause(20 * us, 3, 2000, 0, kNic);
+  EXPECT_FALSE(sent(20 * us + 100, kHost, kOther).held);  // still in flight: not flowing evidence
+  EXPECT_TRUE(sent(kEnd + 88, kHost, kOther).held);
+}
+
+TEST_F(PfcTest, OtherPriorityAndOtherLinkAreNotHeld) {
+  pause(20 * us, 3, 2000, 0, kNic);
+  EXPECT_FALSE(packet(kEnd + 88, 4).held);           // other priority
+  EXPECT_FALSE(packet(kEnd + 88, 3, kNic, 1).held);  // other link
+  EXPECT_TRUE(packet(kEnd + 176, 3).held);
+}
+
+TEST_F(PfcTest, ThePausersOwnFramesGoTheOtherWay) {
+  pause(20 * us, 3, 2000, 0, kNic);
+  EXPECT_FALSE(sent(kEnd + 88, kNic, kHost).held);
+}
+
+// L2-bridged: the frames keep the hosts' MACs, the switch port (kPort)
+// pauses host kHost's transmitter; kHost sends to kOther, kOther to kHost.
+TEST_F(PfcTest, BridgedFabricHoldsWhatThePauseSilenced) {
+  sent(10 * us, kHost, kOther);
+  sent(11 * us, kOther, kHost, 2);
+  pause(20 * us, 3, 2000, 0, kPort);
+  for (uint64_t t = 22 * us; t < kEnd; t += 2 * us) EXPECT_FALSE(sent(t, kOther, kHost, 2).held);
+  EXPECT_TRUE(sent(kEnd + 88, kHost, kOther).held);      // no MAC of it is the pauser's
+  EXPECT_FALSE(sent(kEnd + 120, kOther, kHost, 2).held);  // the other way, still flowing
+  EXPECT_TRUE(sent(kEnd + 176, kHost, kOther).held);
+}
+
+// Routed, PFC from the port MAC while frames go to the router MAC.
+TEST_F(PfcTest, PortMacDifferentFromTheRouterMac) {
+  pause(20 * us, 3, 2000, 0, kPort);
+  for (uint64_t t = 22 * us; t < kEnd; t += 2 * us) EXPECT_FALSE(sent(t, kRouter, kHost, 2).held);
+  const PacketPfc held = sent(kEnd + 88, kHost, kRouter);
   EXPECT_TRUE(held.held);
-  EXPECT_EQ(held.pause_frame, f);
-  EXPECT_FALSE(packet(100 * us, 4).held);           // other priority
-  EXPECT_FALSE(packet(100 * us, 3, kOther).held);   // other direction
-  EXPECT_FALSE(packet(100 * us, 3, kNic, 1).held);  // other link
+  EXPECT_EQ(held.stall_ns, 10240u);
+  // The answer to what was released comes back from the router: the other way.
+  EXPECT_FALSE(sent(kEnd + 150, kRouter, kHost, 2).held);
+}
+
+TEST_F(PfcTest, WhatASideShowsHoldsForLaterPausesOfThatPort) {
+  pause(20 * us, 3, 2000, 0, kPort);
+  sent(25 * us, kRouter, kHost, 2);  // flows through the first pause
+  pause(100 * us, 3, 2000, 0, kPort);
+  // Nothing flowed in the second window, but the router's side did before.
+  EXPECT_FALSE(sent(100 * us + 10240 + 88, kRouter, kHost, 2).held);
+}
+
+TEST_F(PfcTest, ConflictingSidesAreUnattributed) {
+  constexpr Mac kThird = {0x02, 0, 0, 0, 0, 0x0d};
+  pause(20 * us, 3, 2000, 0, kPort);
+  sent(25 * us, kThird, kHost, 2);                   // kThird's side flows towards kHost's
+  EXPECT_TRUE(sent(kEnd + 88, kHost, kOther).held);  // kHost's side was silenced
+  // kOther received what was released, kThird sent through the window: both
+  // on the far side, yet a frame between them crosses the link.
+  const PacketPfc odd = sent(kEnd + 176, kOther, kThird, 3);
+  EXPECT_FALSE(odd.held);
+  EXPECT_TRUE(odd.unattributed);
 }
 
 TEST_F(PfcTest, BacklogDrainsBackToBackAfterTheWindow) {
@@ -134,9 +223,10 @@ TEST_F(PfcTest, JustUnderTheThresholdIsNoStorm) {
 
 TEST_F(PfcTest, StallIsTheUnionOfPauseTimeThatHeldTheFlow) {
   pause(0, 3, 0xFFFF);
-  EXPECT_EQ(packet(100 * us, 3).stall_ns, 100 * us);
-  EXPECT_EQ(packet(150 * us, 3).stall_ns, 50 * us);  // only what it adds
-  EXPECT_EQ(packet(150 * us, 3, kNic, 0, 2).stall_ns, 150 * us);  // another flow gets its own
+  pause(100 * us, 3, 0);  // XON
+  EXPECT_EQ(packet(100 * us + 88, 3).stall_ns, 100 * us);
+  EXPECT_EQ(packet(100 * us + 176, 3).stall_ns, 0u);  // counted once per flow
+  EXPECT_EQ(packet(100 * us + 264, 3, kNic, 0, 2).stall_ns, 100 * us);  // another flow gets its own
 }
 
 TEST_F(PfcTest, WrongClassIsReportedOnce) {
@@ -253,7 +343,7 @@ TEST_F(PfcTest, PauseFrameIsTheOneThatOpenedThePause) {
   EXPECT_EQ(packet(600 * us + 200, 3).pause_frame, first);
   // After a gap (even one that keeps the episode going), the next pause is its own.
   const uint32_t next = pause(650 * us, 3, 2000).frame;
-  EXPECT_EQ(packet(651 * us, 3).pause_frame, next);
+  EXPECT_EQ(packet(650 * us + 10240 + 88, 3).pause_frame, next);
   EXPECT_EQ(episodes().size(), 1u);
 }
 
