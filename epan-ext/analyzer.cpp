@@ -319,8 +319,14 @@ void Analyzer::on_response(const PacketInfo& p, Verdict& v) {
       e.rnr_wait_ns = rnr_timer_us(s.value) * 1000u;
       req.naks.rnr_nak = e;
     } else if (s.nak == NakCode::psn_sequence_error) {
+      // Caused by reordering: its PSN arrived here out of order; or it follows
+      // such a NAK before any resend, for a PSN that passed here: the
+      // receiver discarded it while it waited for the late one.
+      const NakEvent& before = req.naks.seq_nak;
+      e.reorder = fp.requests.arrived_out_of_order(p.psn) ||
+                  (before.valid && before.reorder && req.last_resend_ts < before.ts_ns && fp.requests.seen(p.psn));
+      v.reorder_nak = e.reorder;
       req.naks.seq_nak = e;
-      v.reorder_nak = fp.requests.arrived_out_of_order(p.psn);
     }
     req.naks.any_nak = true;
     req.naks.last_nak_ts = p.ts_ns;

@@ -54,6 +54,7 @@ void EvidenceStats::add_roce(const TapRecord& r, const Verdict& v) {
   const bool loss_sign = is_loss_sign(v);
   if (loss_sign) note(Clue::loss, v.row_flow, v.point, 0, v.frame, s);
   if (v.seq == SeqClass::timeout_retransmission) note(Clue::timeout, v.row_flow, v.point, 0, v.frame, s);
+  if (v.reorder_nak) note(Clue::reorder_nak, v.row_flow, v.point, 0, v.frame, s);
   if (v.nak == NakCode::rnr) note(Clue::rnr, v.row_flow, v.point, 0, v.frame, s);
   if (v.nak != NakCode::none && v.nak != NakCode::rnr && v.nak != NakCode::psn_sequence_error)
     note(Clue::nak_error, static_cast<uint32_t>(v.nak), v.point, 0, v.frame, s);

@@ -35,6 +35,7 @@ enum class Clue : uint8_t {
   bad_pfc,      // malformed PFC frame: a = point
   merged,       // two places recorded as one point: a = point
   duplicate,    // a mirror copy: a = point
+  reorder_nak,  // sequence NAK reordering caused, or a resend it forced: a = request flow, b = point
 };
 
 // A MAC as the key's `c`.

@@ -37,6 +37,7 @@ const char* kind_name(Kind k) {
       "ecn_not_capable",
       "cnp_class",
       "timeout_retransmission",
+      "reorder_nak",
       "loss",
       "nak_error",
       "microburst",

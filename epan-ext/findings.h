@@ -33,6 +33,7 @@ enum class Kind : uint8_t {
   ecn_not_capable,
   cnp_class,
   timeout_retransmission,
+  reorder_nak,
   loss,
   nak_error,
   microburst,

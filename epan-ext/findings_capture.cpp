@@ -73,7 +73,9 @@ void merged(Builder& b) {
     f.title = "Two capture places recorded as one point: " + b.point(point);
     f.detail = "a flow's TTL flips back and forth at this point: its statistics mix two places";
     f.fix = "Merge per-tap files with mergecap -I none (so each tap keeps its own interface), or tell the points "
-            "apart with -o roce.point_key:erspan or vlan.";
+            "apart with -o roce.point_key:erspan or vlan. A SPAN session mirroring a port's ingress and egress "
+            "records two places by design: its copies are told apart as mirror duplicates, but per-point "
+            "statistics mix both sides; mirror one direction, or the port on each side, where you can.";
     Builder::evidence(f, {&it->second}, "roce.point.merged && roce.point == " + std::to_string(point));
   }
 }

@@ -152,19 +152,17 @@ void unexplained(Builder& b) {
   const std::set<uint32_t> explained =
       b.streams_of({Kind::lossy_queue, Kind::dscp_not_lossless, Kind::dscp_remarked, Kind::pcp_mismatch,
                     Kind::inconsistent_marking, Kind::hop_loss, Kind::icrc_bad});
+  // The loss signs the engine gave (is_loss_sign), on streams nothing above explains.
   std::set<uint32_t> streams;
-  for (const auto& [k, r] : b.s.qp.rows())
-    if ((r.gaps || r.naks[static_cast<size_t>(NakCode::psn_sequence_error)]) && !explained.contains(r.stream))
-      streams.insert(r.stream);
-  if (streams.empty()) return;
   std::vector<const Evidence*> items;
   const auto [lo, hi] = b.s.evidence.of(Clue::loss);
-  for (auto it = lo; it != hi; ++it)
+  for (auto it = lo; it != hi; ++it) {
+    bool unexplained = false;
     for (uint32_t st : it->second.streams)
-      if (streams.contains(st)) {
-        items.push_back(&it->second);
-        break;
-      }
+      if (!explained.contains(st)) unexplained = true, streams.insert(st);
+    if (unexplained) items.push_back(&it->second);
+  }
+  if (streams.empty()) return;
   Finding& f = b.add(Kind::loss, Severity::error, "");
   f.where.streams.assign(streams.begin(), streams.end());
   f.impact = b.loss(streams);
@@ -178,7 +176,31 @@ void unexplained(Builder& b) {
 
 }  // namespace
 
+// NAKs for packets that arrived out of order: the receiver does not place
+// out of order, and every reordering costs a go-back-N.
+void reorder_naks(Builder& b) {
+  std::vector<const Evidence*> items;
+  std::set<uint32_t> streams;
+  const auto [lo, hi] = b.s.evidence.of(Clue::reorder_nak);
+  for (auto it = lo; it != hi; ++it) {
+    items.push_back(&it->second);
+    streams.insert(it->second.streams.begin(), it->second.streams.end());
+  }
+  if (items.empty()) return;
+  Finding& f = b.add(Kind::reorder_nak, Severity::warning, "");
+  f.impact = b.loss(streams);
+  Builder::evidence(f, items, "roce.seq.reorder_nak && " + stream_filter(streams));
+  f.title = "Reordering makes the receiver NAK on " + streams_text(streams) + ": recovery with nothing lost";
+  f.detail = "sequence-error NAKs for packets that had arrived out of order (adaptive routing or packet spraying), "
+             "and the go-back-N resends they forced";
+  f.fix = "The receiving NIC does not place packets out of order, so each reordering costs a NAK and a resend of "
+          "the window: enable out-of-order data placement on the NICs where they support it (the vendor's "
+          "adaptive-routing / out-of-order QP setting), or keep adaptive routing and packet spraying off this "
+          "RoCE priority on the switches.";
+}
+
 void add_loss_findings(Builder& b) {
+  reorder_naks(b);
   hop_losses(b);
   corruption(b);
   lossy_queues(b);

@@ -40,7 +40,8 @@ Health assess(const ReportStats& s, const Analyzer& a, const Findings& f) {
   uint64_t originals = 0, runs = 0, ce = 0;
   for (const auto& [flow, points] : s.impact.by_flow()) {
     uint64_t o = 0, r = 0, c = 0;
-    for (const QpImpact* q : points) o = std::max(o, q->originals), r = std::max(r, q->runs), c = std::max(c, q->ce);
+    for (const QpImpact* q : points)
+      o = std::max(o, q->originals), r = std::max(r, q->runs - q->reorder_runs), c = std::max(c, q->ce);
     originals += o, runs += r, ce += c;
   }
   uint64_t hop_lost = 0;
@@ -49,7 +50,7 @@ Health assess(const ReportStats& s, const Analyzer& a, const Findings& f) {
   std::optional<double> ratio;
   if (originals) ratio = 100.0 * static_cast<double>(events) / static_cast<double>(originals);
   h.metrics.push_back(metric("loss", "Loss", "%", ratio, lim.loss_pct,
-                             std::to_string(events) + " recovery runs (losses, timer expiries) in " +
+                             std::to_string(events) + " loss recovery runs (losses, timer expiries; not reordering) in " +
                                  std::to_string(originals) + " requests"));
 
   std::optional<double> worst;

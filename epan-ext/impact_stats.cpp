@@ -67,6 +67,7 @@ void ImpactStats::on_request(QpImpact& q, const Verdict& v, uint64_t ts) {
     if (q.rnr_nak_ns) start = q.rnr_nak_ns;
   } else {
     ++q.runs;
+    q.reorder_runs += v.reorder_nak;
     if (q.open_timeout) {
       ++q.timeout_runs;
       q.timeout_ns += std::min(ts, v.quiet_ns);

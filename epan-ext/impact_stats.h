@@ -26,6 +26,7 @@ struct QpImpact {
   uint32_t point = 0;
   uint64_t originals = 0, retransmissions = 0, ce = 0;
   uint64_t runs = 0, timeout_runs = 0, rnr_runs = 0;
+  uint64_t reorder_runs = 0;  // of runs: forced by a NAK reordering caused, nothing was lost
   uint64_t recovery_ns = 0;          // every loss recovery run, timer waits included
   uint64_t timeout_ns = 0;           // of which: the silence before timer resends
   uint64_t timeout_recovery_ns = 0;  // of which: the runs a timer started

@@ -92,7 +92,7 @@ SeqClass RequestSequence::run_cause(const PacketInfo& p, const RequestContext& c
   run_reorder_ = false;
   if (seq && (!rnr || ctx.seq_nak.ts_ns >= ctx.rnr_nak.ts_ns)) {
     nak_used_frame_ = run_nak_frame_ = ctx.seq_nak.frame;
-    run_reorder_ = arrived_out_of_order(ctx.seq_nak.psn);
+    run_reorder_ = ctx.seq_nak.reorder || arrived_out_of_order(ctx.seq_nak.psn);
     return mode == RecoveryMode::selective ? SeqClass::selective_resend : SeqClass::gbn_resend;
   }
   if (rnr) {
@@ -174,7 +174,7 @@ std::optional<SeqResult> RequestSequence::late_verdict(const PacketInfo& p, cons
   }
   r.seq = SeqClass::out_of_order;
   r.gap = static_cast<uint32_t>(-psn::diff(p.psn, highest_));
-  if (seq_nak) {  // the NAK the reordering caused passed here before the late packet
+  if (seq_nak && ctx.seq_nak.psn == p.psn) {  // the NAK for it passed here before the late packet
     r.reorder_nak = true;
     r.nak_frame = ctx.seq_nak.frame;
   }

@@ -29,6 +29,7 @@ struct NakEvent {
   uint64_t ts_ns = 0;
   uint32_t frame = 0;
   uint32_t rnr_wait_ns = 0;  // RNR NAK: the timer the requester must wait
+  bool reorder = false;      // sequence NAK caused by reordering, not loss
 };
 
 // How the requester answers sequence-error NAKs, from the shape of its runs.
@@ -77,6 +78,7 @@ class RequestSequence {
   void restart(std::optional<uint32_t> start_psn);
   // Whether `psn` reached this point out of order (a NAK for it was caused by reordering).
   bool arrived_out_of_order(uint32_t psn) const;
+  bool seen(uint32_t psn) const { return first_seen_.find(psn) != 0; }
 
  private:
   struct Hole {

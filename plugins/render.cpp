@@ -84,6 +84,7 @@ void render_request(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verd
                              "not a loss)",
                              qp, point.c_str(), v.pkt.psn, v.gap);
       gen(proto_tree_add_uint(st, ids.reorder_depth, tvb, 0, 0, v.gap));
+      if (v.reorder_nak) add_flag(st, tvb, ids.reorder_nak);
       if (v.nak_frame) gen(proto_tree_add_uint(st, ids.nak_frame, tvb, 0, 0, v.nak_frame));
       break;
     }

@@ -77,6 +77,9 @@ std::string Observer::request_verdict(Stream& s, const FrameInfo& in, Ns time) {
   RecordedNaks& mode = naks_[{in.qp, in.req_side}];
   if (s.lone_resend && in.psn != psn::add(*s.lone_resend, 1)) mode.selective_shown = true;
   s.lone_resend.reset();
+  if (in.cause != Cause::original) mode.last_resend_ns = time;
+  s.passed.push_back(in.psn);
+  if (s.passed.size() > 256) s.passed.pop_front();
   std::string v;
   bool overtaken = false;
   if (!s.highest) {
@@ -185,12 +188,20 @@ Judgement Observer::judge(const Frame& f, uint64_t number) {
       if (aeth::is_rnr(in.syndrome)) {
         n.rnr_ns = f.time;
         n.rnr_wait_ns = rnr_timer_ns(in.syndrome & 0x1F);
-      } else if (in.syndrome == aeth::kNakPsnSeqError) {
-        n.seq_ns = f.time;
       }
-      // The NAKed PSN passed here already, overtaken: reordering, not a loss, caused it.
-      const bool reorder = in.syndrome == aeth::kNakPsnSeqError &&
-                           std::find(s.ooo.begin(), s.ooo.end(), in.psn) != s.ooo.end();
+      // Caused by reordering, not loss: the NAKed PSN passed here already,
+      // overtaken; or it follows such a NAK, with no resend anywhere since,
+      // for a PSN that passed here (the receiver dropped it waiting for the
+      // late one, or this is that NAK again at another point).
+      const bool passed = std::find(s.passed.begin(), s.passed.end(), in.psn) != s.passed.end();
+      const bool reorder =
+          in.syndrome == aeth::kNakPsnSeqError &&
+          (std::find(s.ooo.begin(), s.ooo.end(), in.psn) != s.ooo.end() ||
+           (n.seq_ns && n.seq_reorder && (!n.last_resend_ns || *n.last_resend_ns < *n.seq_ns) && passed));
+      if (in.syndrome == aeth::kNakPsnSeqError) {
+        n.seq_ns = f.time;
+        n.seq_reorder = reorder;
+      }
       // A sequence-error NAK at p acknowledges p-1 and below; the others include p.
       return {nak_verdict(in.syndrome), cover(s, in.psn, in.syndrome != aeth::kNakPsnSeqError),
               reorder ? "reorder" : ""};

@@ -50,6 +50,7 @@ class Observer {
     // A selective resend at a PSN below the highest: whether the next
     // request here is the PSN after it shows how the requester recovers.
     std::optional<uint32_t> lone_resend;
+    std::deque<uint32_t> passed;  // request PSNs that passed here, the latest few
   };
   using Key = std::tuple<size_t, size_t, int>;  // point, qp, requester side
   // The latest NAKs of each kind recorded anywhere in the file, per (qp,
@@ -61,6 +62,8 @@ class Observer {
     // The requester has shown, at some point, that it resends only the NAKed
     // PSN: before that an observer cannot tell its resends from go-back-N.
     bool selective_shown = false;
+    bool seq_reorder = false;          // the latest sequence NAK was caused by reordering
+    std::optional<Ns> last_resend_ns;  // the latest resent request, any point
   };
 
   std::string request_verdict(Stream& s, const FrameInfo& in, Ns time);

@@ -41,12 +41,18 @@ EXPECT = {
     "ce_no_cnp": ("ce_without_cnp", set()),
     "demo": (None, {"dscp_remarked", "pfc_storm"}),
     "nak_codes": ("nak_error", set()),
+    "reorder_nak": ("reorder_nak", set()),
+    "gbn_nak_early": ("lossy_queue", set()),
+    "selective": ("lossy_queue", set()),
+    "read_retry": ("lossy_queue", set()),
+    "mirror_rewrite": ("lossy_queue", {"mirror_duplicates", "merged_points"}),
+    "pfc_bridged": ("pfc_storm", set()),
 }
 # Correct traffic: no finding above a note, and a clean bill of health.
-CLEAN = {"clean", "qos_clean", "mp_ce", "cm_reuse", "cnp"}
+CLEAN = {"clean", "qos_clean", "mp_ce", "cm_reuse", "cnp", "reorder_ooo"}
 # ... and of those, the ones with no congestion either: a clean bill of
 # health (the others are CE-marked on purpose, which the ECN-CE metric grades).
-HEALTHY = {"clean", "cm_reuse"}
+HEALTHY = {"clean", "cm_reuse", "reorder_ooo"}
 
 # Findings whose evidence is every frame the filter selects; for the others
 # (the first frame of each burst, of each lost packet, ...) the evidence
@@ -54,7 +60,7 @@ HEALTHY = {"clean", "cm_reuse"}
 EXACT = {"pfc_storm", "pfc_propagation", "ecn_above_xoff", "pfc_wrong_class", "lossy_queue", "dscp_not_lossless",
          "dscp_remarked", "pcp_mismatch", "inconsistent_marking", "ecn_not_capable", "cnp_class", "icrc_bad",
          "loss", "timeout_retransmission", "ce_without_cnp", "bad_pfc_frames", "merged_points", "rnr",
-         "mirror_duplicates", "nak_error"}
+         "mirror_duplicates", "nak_error", "reorder_nak"}
 
 
 def selected(capture, flt):
