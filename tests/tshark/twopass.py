@@ -21,7 +21,7 @@ def run(argv):
         b = two[first] if first < len(two) else None
         diff = {k: (a.get(k), b.get(k)) for k in (a or b) if a is None or b is None or a.get(k) != b.get(k)}
         raise rslib.Failure(f"fields differ at row {first}: {diff}")
-    for z in ("roce,qp", "roce,hops"):
+    for z in ("roce,qp", "roce,hops", "roce,pfc", "roce,qos", "roce,triage", "roce,report"):
         q1 = rslib.tshark("-n", "-q", "-r", capture, "-z", z)
         q2 = rslib.tshark("-n", "-q", "-2", "-r", capture, "-z", z)
         if q1 != q2:
