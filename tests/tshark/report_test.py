@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """-z roce,report is one JSON document, valid against docs/report-schema.json,
-that says what the text statistics say (spot-checked against the verdict
-fields of the same capture)."""
+that says what the per-frame fields say: every packet's fate (gap, out of
+order, each kind of resend, mirror copy, ambiguous, reordering NAK, lost
+READ responses, lost between points) is counted the same in both views."""
 import json
 import os
 
@@ -11,7 +12,9 @@ import rslib
 
 SCHEMA = os.path.join(rslib.ROOT, "docs", "report-schema.json")
 SCENARIOS = ["clean", "gbn", "demo", "pfc_propagation", "pfc_storm", "dcbx", "qos_remark", "multipoint", "nak_codes",
-             "mirror_dup", "one_direction", "mp_drop", "mp_clock", "mp_erspan", "mp_remark", "mp_burst"]
+             "mirror_dup", "one_direction", "mp_drop", "mp_clock", "mp_erspan", "mp_remark", "mp_burst",
+             "reorder_ooo", "reorder_nak", "gbn_nak_early", "selective", "read_retry", "mirror_rewrite",
+             "pfc_bridged", "pfc_port_mac"]
 
 
 def run(argv):
@@ -27,12 +30,24 @@ def run(argv):
         if errors:
             raise rslib.Failure(f"{scenario}: " + "; ".join(f"{list(e.path)}: {e.message}" for e in errors[:5]))
         rows = rslib.rows(rslib.fields(capture))
+        later = rslib.rows(rslib.fields(capture, "-2"))  # roce.hop.lost_after is known on a later pass
         # Counts that the per-frame fields also give.
         checks = {
             "gaps": (sum(q["gaps"] for q in doc["qps"]), sum(r["roce.seq"] == "gap" for r in rows)),
             "retransmissions": (sum(q["retransmissions"] for q in doc["qps"]),
                                 sum(r["roce.seq.retransmission"] == "1" for r in rows)),
             "cnps": (sum(q["cnps"] for q in doc["qps"]), sum(r["roce.cnp"] == "1" for r in rows)),
+            "out of order": (sum(q["out_of_order"] for q in doc["qps"]), sum(r["roce.seq"] == "out-of-order" for r in rows)),
+            "selective resends": (sum(q["selective_resends"] for q in doc["qps"]),
+                                  sum(r["roce.seq"] == "selective resend" for r in rows)),
+            "read retries": (sum(q["read_retries"] for q in doc["qps"]), sum(r["roce.seq"] == "READ retry" for r in rows)),
+            "duplicates": (sum(q["duplicates"] for q in doc["qps"]), sum(r["roce.seq.duplicate"] == "1" for r in rows)),
+            "ambiguous": (sum(q["ambiguous"] for q in doc["qps"]), sum(r["roce.seq.ambiguous"] == "1" for r in rows)),
+            "reorder naks": (sum(q["reorder_naks"] for q in doc["qps"]),
+                             sum(r["roce.seq.reorder_nak"] == "1" and r["roce.role"] == "response" for r in rows)),
+            "response gaps": (sum(q["missing_responses"] for q in doc["qps"]),
+                              sum(int(r["roce.seq.gap"] or 0) for r in rows if r["roce.role"] == "response")),
+            "hop losses": (sum(h["lost"] for h in doc["hops"]), sum(r["roce.hop.lost_after"] == "1" for r in later)),
             "qos violations": (sum(v["packets"] for v in doc["qos"]["violations"]),
                                sum(sum(r[f] == "1" for f in ("roce.qos.dscp_not_lossless", "roce.qos.pcp_mismatch",
                                                             "roce.qos.ecn_not_capable", "roce.qos.cnp_class",
