@@ -56,11 +56,11 @@ def text_hops(text):
         if not line.strip():
             break
         cells = re.split(r"\s{2,}", line.strip())
-        # From To Matched Lost First-lost Latency Queue Bursts Remarked CE TTL Negative
-        lat = cells[5].split("/")
+        # From To Matched Lost First-lost Reordered First-reordered Latency Queue Bursts Remarked CE TTL Negative
+        lat = cells[7].split("/")
         rows.append({"From": cells[0], "To": cells[1], "Matched": cells[2], "Lost": cells[3],
-                     "lat": [lat[0], lat[1], lat[2], lat[4]], "queue_p99": cells[6].split("/")[0],
-                     "Bursts": cells[7], "Remarked": cells[8], "CE set": cells[9]})
+                     "lat": [lat[0], lat[1], lat[2], lat[4]], "queue_p99": cells[8].split("/")[0],
+                     "Bursts": cells[9], "Remarked": cells[10], "CE set": cells[11]})
     return rows
 
 
