@@ -291,8 +291,12 @@ TEST(Observer, SelectiveResendNeedsItsNak) {
   g.req(10);
   g.req(12);
   g.ack(11, aeth::kNakPsnSeqError);
-  EXPECT_EQ(g.req(11, false, Cause::selective).verdict, "selective");
-  EXPECT_EQ(g.req(13).verdict, "in-order");
+  // The first lone resend looks like go-back-N until the next request shows it alone.
+  EXPECT_EQ(g.req(11, false, Cause::selective).verdict, "gbn");
+  EXPECT_EQ(g.req(13).verdict, "in-order");  // not 12: selective repeat shown
+  g.req(15);
+  g.ack(14, aeth::kNakPsnSeqError);
+  EXPECT_EQ(g.req(14, false, Cause::selective).verdict, "selective");
 }
 
 TEST(Observer, ReissuedReadAndResponseGaps) {
