@@ -89,10 +89,13 @@ TEST(Threshold, ParsesWarnAndFail) {
   EXPECT_DOUBLE_EQ(t->warn, 0.001);
   EXPECT_DOUBLE_EQ(t->fail, 0.01);
   EXPECT_EQ(format_threshold(*t), "0.001,0.01");
-  for (const char* bad : {"", "1", "1,", ",2", "a,b", "2,1", "-1,2", "1,2,3", "inf,inf"}) {
+  for (const char* bad : {"", "1", "1,", ",2", "a,b", "2,1", "-1,2", "1,2,3", "inf,inf", "nan,1", "1,nan", "1,1e400", "1,,2", "1e-400,1"}) {
     EXPECT_FALSE(parse_threshold(bad, error)) << bad;
     EXPECT_FALSE(error.empty());
   }
+  EXPECT_TRUE(parse_threshold("1,1", error)) << error;  // WARN may equal FAIL
+  EXPECT_FALSE(parse_threshold("50,200", error, 100));   // percentages stop at 100
+  EXPECT_NE(error.find("'200' is out of range 0-100"), std::string::npos) << error;
 }
 
 TEST(ImpactStats, RecoveryRunsFromTheGapToTheLastResend) {
