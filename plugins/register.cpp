@@ -21,7 +21,7 @@ namespace {
 
 dissector_handle_t handle;
 
-// Preferences (documented in docs/preferences.md).
+// Preferences (documented, with their accepted ranges, in README.md).
 guint pref_timeout_us = 1000;
 guint pref_duplicate_window_us = 50;
 guint pref_reorder_window_us = 100;
