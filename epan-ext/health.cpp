@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "epan-ext/findings_builder.h"
+#include "epan-ext/option_list.h"
 
 namespace roceshark::triage {
 namespace {
@@ -26,6 +27,7 @@ const char* grade_name(Grade g) {
     case Grade::pass: return "PASS";
     case Grade::warn: return "WARN";
     case Grade::fail: return "FAIL";
+    case Grade::incomplete: return "INCOMPLETE";
   }
   return "?";
 }
@@ -98,35 +100,44 @@ Health assess(const ReportStats& s, const Analyzer& a, const Findings& f) {
   h.metrics.push_back(m);
 
   for (const Metric& x : h.metrics) h.overall = std::max(h.overall, x.grade);
+  // Ratios over part of the capture could move either way on the rest: no verdict, not even FAIL.
+  h.limits = limits_reached(s, a);
+  if (!h.limits.empty()) h.overall = Grade::incomplete;
   return h;
+}
+
+std::string limit_sentence(const Limit& l) {
+  return l.preference + " (" + std::to_string(l.value) + ") was reached: " + std::to_string(l.packets_beyond) +
+         " RoCE packet(s) of further flows were not analysed, so the health verdict is INCOMPLETE; raise " +
+         l.preference + " to judge the whole capture.";
+}
+
+std::vector<Limit> limits_reached(const ReportStats& s, const Analyzer& a) {
+  std::vector<Limit> out;
+  if (s.qp.untracked()) out.push_back({"max_flows", "roce.max_flows", a.config().max_flows, s.qp.untracked()});
+  return out;
 }
 
 }  // namespace roceshark::triage
 
 namespace roceshark::triage {
-namespace {
 
-std::optional<double> decimal(std::string_view t) {
-  while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
-  while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
-  double v = 0;
-  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-  if (t.empty() || ec != std::errc{} || end != t.data() + t.size() || !std::isfinite(v)) return std::nullopt;
-  return v;
-}
-
-}  // namespace
-
-std::optional<Threshold> parse_threshold(std::string_view text, std::string& error) {
-  const size_t comma = text.find(',');
-  const auto warn = decimal(text.substr(0, comma));
-  const auto fail = comma == std::string_view::npos ? std::nullopt : decimal(text.substr(comma + 1));
-  if (!warn || !fail) {
-    error = "expected WARN,FAIL (two numbers, e.g. 0.001,0.01), got '" + std::string(text) + "'";
+std::optional<Threshold> parse_threshold(std::string_view text, std::string& error, double max) {
+  const auto items = options::parse_list(text, error, options::Repeats::allowed);
+  if (!items || items->size() != 2) {
+    if (items) error = "expected WARN,FAIL (two numbers, e.g. 0.001,0.01), got '" + std::string(options::trim(text)) + "'";
+    else error = "expected WARN,FAIL (two numbers, e.g. 0.001,0.01): " + error;
     return std::nullopt;
   }
-  if (*warn < 0 || *fail < *warn) {
-    error = "need 0 <= WARN <= FAIL, got '" + std::string(text) + "'";
+  std::string why;
+  const auto warn = options::parse_decimal((*items)[0], 0, max, why);
+  const auto fail = warn ? options::parse_decimal((*items)[1], 0, max, why) : std::nullopt;
+  if (!warn || !fail) {
+    error = "WARN,FAIL: " + why;
+    return std::nullopt;
+  }
+  if (*fail < *warn) {
+    error = "need 0 <= WARN <= FAIL, got '" + std::string(options::trim(text)) + "'";
     return std::nullopt;
   }
   return Threshold{*warn, *fail};

@@ -12,8 +12,18 @@
 
 namespace roceshark::triage {
 
-enum class Grade : uint8_t { na, pass, warn, fail };
-const char* grade_name(Grade g);  // "N/A", "PASS", "WARN", "FAIL"
+// incomplete: a limit (roce.max_flows) left part of the capture unanalysed,
+// so no verdict on the whole can be given; only `Health::overall` takes it.
+enum class Grade : uint8_t { na, pass, warn, fail, incomplete };
+const char* grade_name(Grade g);  // "N/A", "PASS", "WARN", "FAIL", "INCOMPLETE"
+
+// A limit the analysis reached: part of the capture was not analysed.
+struct Limit {
+  std::string name;        // "max_flows"
+  std::string preference;  // "roce.max_flows"
+  uint64_t value = 0;      // the limit in force
+  uint64_t packets_beyond = 0;  // RoCE packets not analysed because of it
+};
 
 struct Metric {
   std::string name;   // loss, hop_latency, pfc_rate, paused, ce, stall, findings
@@ -26,15 +36,20 @@ struct Metric {
 };
 
 struct Health {
-  Grade overall = Grade::pass;  // the worst metric
+  Grade overall = Grade::pass;  // the worst metric; incomplete when a limit was reached
   std::vector<Metric> metrics;
+  std::vector<Limit> limits;  // reached limits only
 };
+
+std::vector<Limit> limits_reached(const ReportStats& s, const Analyzer& a);
+// "roce.max_flows (5) was reached: 1990 RoCE packets of later flows were not analysed; ..."
+std::string limit_sentence(const Limit& l);
 
 Health assess(const ReportStats& s, const Analyzer& a, const Findings& f);
 
 // A preference's "WARN,FAIL" pair, e.g. "0.001,0.01": two decimals, 0 <=
-// warn <= fail. Bad input gives nullopt and a sentence in `error`.
-std::optional<Threshold> parse_threshold(std::string_view text, std::string& error);
+// warn <= fail <= max, finite. Bad input gives nullopt and a sentence in `error`.
+std::optional<Threshold> parse_threshold(std::string_view text, std::string& error, double max = 1e9);
 std::string format_threshold(const Threshold& t);  // "0.001,0.01"
 
 }  // namespace roceshark::triage

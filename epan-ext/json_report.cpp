@@ -215,6 +215,12 @@ std::string format_json_report(const ReportStats& s, const Analyzer* a, const st
   w.key("points").begin_array();
   for (uint32_t p : an.points()) w.begin_object().field("id", p).field("name", an.point_name(p)).end_object();
   w.end_array();
+  // Limits reached: the rest of the report covers only part of the capture.
+  w.key("limits").begin_array();
+  for (const triage::Limit& l : triage::limits_reached(s, an))
+    w.begin_object().field("name", l.name).field("preference", l.preference).field("value", l.value)
+        .field("packets_beyond", l.packets_beyond).end_object();
+  w.end_array();
   write_qps(w, s.qp);
   write_hops(w, s.hops, an);
   write_pfc(w, s.pfc, an);

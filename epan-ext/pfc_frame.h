@@ -16,8 +16,12 @@ inline constexpr Mac kPfcDestination = {0x01, 0x80, 0xC2, 0x00, 0x00, 0x01};
 inline constexpr uint16_t kPfcOpcode = 0x0101;
 
 // One quantum is 512 bit times: 5.12 ns at 100 Gb/s.
+// A speed that is not positive (or NaN) gives 0 and a tiny one saturates,
+// never an out-of-range conversion; roce.*link_gbps only allow 1-1600 Gb/s.
 constexpr uint64_t quanta_to_ns(uint32_t quanta, double gbps) {
-  return static_cast<uint64_t>(static_cast<double>(quanta) * 512.0 / gbps + 0.5);
+  if (!(gbps > 0)) return 0;
+  const double ns = static_cast<double>(quanta) * 512.0 / gbps + 0.5;
+  return ns < 18446744073709549568.0 ? static_cast<uint64_t>(ns) : UINT64_MAX;
 }
 
 struct PauseFrame {

@@ -5,63 +5,28 @@
 #include <cctype>
 #include <vector>
 
+#include "epan-ext/option_list.h"
+
 namespace roceshark::qos {
 namespace {
 
 constexpr std::string_view kMapHelp = " (expected DSCP:PRIORITY pairs such as 26:3,48:6)";
 constexpr std::string_view kPrioHelp = " (expected priorities 0-7 such as 3 or 0,3)";
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-std::vector<std::string_view> split(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  for (size_t start = 0;;) {
-    const size_t end = s.find(sep, start);
-    out.push_back(s.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
-    if (end == std::string_view::npos) return out;
-    start = end + 1;
-  }
-}
+std::string_view trim(std::string_view s) { return options::trim(s); }
 
 std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 // A small decimal number; `what` names it in the error ("DSCP", "priority").
-std::optional<unsigned> parse_number(std::string_view field, std::string_view what, std::string& error) {
-  field = trim(field);
-  if (field.empty()) {
-    error = "missing " + std::string(what);
-    return std::nullopt;
-  }
-  size_t i = 0;
-  unsigned v = 0;
-  while (i < field.size() && std::isdigit(static_cast<unsigned char>(field[i]))) {
-    v = std::min(v * 10 + static_cast<unsigned>(field[i] - '0'), 1000u);  // big stays out of range
-    ++i;
-  }
-  if (i == 0) {
-    error = std::string(what) + " " + quoted(field) + " is not a number";
-    return std::nullopt;
-  }
-  if (i < field.size()) {
-    error = "unexpected " + quoted(trim(field.substr(i))) + " after " + std::string(what) + " " +
-            std::string(field.substr(0, i));
-    return std::nullopt;
-  }
-  return v;
-}
-
 std::optional<unsigned> parse_in_range(std::string_view field, std::string_view what, unsigned max,
                                        std::string& error) {
-  auto v = parse_number(field, what, error);
-  if (v && *v > max) {
-    error = std::string(what) + " " + std::to_string(*v) + " is out of range 0-" + std::to_string(max);
+  std::string why;
+  const auto v = options::parse_unsigned(field, 0, max, why);
+  if (!v) {
+    error = std::string(what) + " " + why;
     return std::nullopt;
   }
-  return v;
+  return static_cast<unsigned>(*v);
 }
 
 }  // namespace
@@ -75,20 +40,19 @@ std::optional<std::array<uint8_t, 64>> parse_dscp_map(std::string_view text, std
   auto map = default_dscp_map();
   text = trim(text);
   if (text.empty()) return map;
+  auto fail = [&](const std::string& why) {
+    error = "bad DSCP map " + quoted(text) + ": " + why + std::string(kMapHelp);
+    return std::nullopt;
+  };
+  std::string why;
+  const auto pairs = options::parse_pairs(text, ':', why);
+  if (!pairs) return fail(why);
   uint64_t given = 0;
-  for (std::string_view entry : split(text, ',')) {
-    entry = trim(entry);
-    auto fail = [&](const std::string& why) {
-      error = "bad DSCP map " + quoted(text) + ": " + why + std::string(kMapHelp);
-      return std::nullopt;
-    };
-    if (entry.empty()) return fail("an entry is empty (extra comma?)");
-    const size_t colon = entry.find(':');
-    if (colon == std::string_view::npos) return fail("entry " + quoted(entry) + " has no priority");
-    std::string why;
-    auto dscp = parse_in_range(entry.substr(0, colon), "DSCP", 63, why);
+  for (const auto& [d, prio] : *pairs) {
+    const std::string entry = d + ":" + prio;
+    auto dscp = parse_in_range(d, "DSCP", 63, why);
     if (!dscp) return fail("entry " + quoted(entry) + ": " + why);
-    auto priority = parse_in_range(entry.substr(colon + 1), "priority", 7, why);
+    auto priority = parse_in_range(prio, "priority", 7, why);
     if (!priority) return fail("entry " + quoted(entry) + ": " + why);
     if (given >> *dscp & 1u) return fail("DSCP " + std::to_string(*dscp) + " is given twice");
     given |= uint64_t{1} << *dscp;
@@ -104,10 +68,11 @@ std::optional<uint8_t> parse_priorities(std::string_view text, std::string& erro
     return std::nullopt;
   };
   if (text.empty()) return fail("no priority given");
+  std::string why;
+  const auto items = options::parse_list(text, why);
+  if (!items) return fail(why);
   uint8_t mask = 0;
-  for (std::string_view entry : split(text, ',')) {
-    if (trim(entry).empty()) return fail("an entry is empty (extra comma?)");
-    std::string why;
+  for (const std::string& entry : *items) {
     auto p = parse_in_range(entry, "priority", 7, why);
     if (!p) return fail(why);
     const uint8_t b = priority_bit(static_cast<uint8_t>(*p));

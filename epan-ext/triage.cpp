@@ -60,6 +60,7 @@ std::string summarise(const Findings& f, const Health& h, const Analyzer& a) {
     if (m.grade == Grade::fail || m.grade == Grade::warn)
       failing += (failing.empty() ? "" : ", ") + m.name + " " + grade_name(m.grade);
   s += std::string(" Health: ") + grade_name(h.overall) + (failing.empty() ? "." : " (" + failing + ").");
+  for (const Limit& l : h.limits) s += " " + limit_sentence(l);
   return s;
 }
 
@@ -157,7 +158,9 @@ std::string format_triage_report(const ReportStats& s, const Analyzer* a, const 
     table.add_row({m.label, value_text(m), limit_text(m, m.limit.warn), limit_text(m, m.limit.fail),
                    grade_name(m.grade), m.detail});
   out += table.render();
-  out += std::string("Overall: ") + grade_name(t.health.overall) + "\n\n";
+  out += std::string("Overall: ") + grade_name(t.health.overall) + "\n";
+  for (const Limit& l : t.health.limits) out += "Limit:   " + wrap(limit_sentence(l), 9) + "\n";
+  out += "\n";
   out += "Summary\n" + wrap(t.summary, 0) + "\n";
   return out + stats_rule();
 }

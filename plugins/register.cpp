@@ -21,7 +21,7 @@ namespace {
 
 dissector_handle_t handle;
 
-// Preferences (documented in docs/preferences.md).
+// Preferences (documented, with their accepted ranges, in README.md).
 guint pref_timeout_us = 1000;
 guint pref_duplicate_window_us = 50;
 guint pref_reorder_window_us = 100;
@@ -30,22 +30,29 @@ gboolean pref_check_icrc = TRUE;
 
 const true_false_string kPresent = {"Yes", "No"};
 
-// The configuration the preferences last validated to; a bad value is
-// reported (a dialog in the GUI, stderr in tshark) and the previous one kept.
+// The configuration the preferences last validated to. Each preference is
+// applied on its own: a bad value is reported (a dialog in the GUI, stderr in
+// tshark), keeps its previous setting, and the others still apply.
 Config configured;
+
+// Flows analysed per file: at least one, at most 2^24 (memory).
+constexpr uint64_t kMaxFlows = 1u << 24;
 
 void apply_preferences() {
   Config cfg = configured;
-  cfg.timeout_ns = uint64_t{pref_timeout_us} * 1000;
-  cfg.duplicate_window_ns = uint64_t{pref_duplicate_window_us} * 1000;
-  cfg.reorder_window_ns = uint64_t{pref_reorder_window_us} * 1000;
-  cfg.max_flows = pref_max_flows;
-  std::string error;
-  if (!apply_pfc_preferences(cfg, error) || !apply_qos_preferences(cfg, error) ||
-      !apply_hop_preferences(cfg, error) || !apply_health_preferences(cfg, error)) {
-    report_failure("RoCE preference error: %s", error.c_str());
-    return;
-  }
+  PrefErrors errors;
+  apply_uint(errors, "timeout_us", pref_timeout_us, 1, kMaxWindowUs, [&](uint64_t v) { cfg.timeout_ns = v * 1000; });
+  apply_uint(errors, "duplicate_window_us", pref_duplicate_window_us, 1, kMaxWindowUs,
+             [&](uint64_t v) { cfg.duplicate_window_ns = v * 1000; });
+  apply_uint(errors, "reorder_window_us", pref_reorder_window_us, 1, kMaxWindowUs,
+             [&](uint64_t v) { cfg.reorder_window_ns = v * 1000; });
+  apply_uint(errors, "max_flows", pref_max_flows, 1, kMaxFlows,
+             [&](uint64_t v) { cfg.max_flows = static_cast<uint32_t>(v); });
+  apply_pfc_preferences(cfg, errors);
+  apply_qos_preferences(cfg, errors);
+  apply_hop_preferences(cfg, errors);
+  apply_health_preferences(cfg, errors);
+  for (const std::string& e : errors) report_failure("RoCE preference error: %s", e.c_str());
   configured = cfg;
 }
 

@@ -15,23 +15,24 @@ struct HealthPref {
   const char* title;
   const char* description;
   Threshold HealthLimits::*limit;
+  double max;  // percentages stop at 100
   std::string initial;
   const char* value = nullptr;
 };
 
 std::array<HealthPref, 6> prefs = {{
     {"health_loss_pct", "Health: loss (%)", "WARN,FAIL: loss or timer recoveries per request, in percent",
-     &HealthLimits::loss_pct, {}},
+     &HealthLimits::loss_pct, 100, {}},
     {"health_hop_latency_us", "Health: hop latency (us)", "WARN,FAIL: the worst hop's average latency",
-     &HealthLimits::hop_latency_us, {}},
+     &HealthLimits::hop_latency_us, 1e9, {}},
     {"health_pfc_per_s", "Health: PFC frames per second",
-     "WARN,FAIL: PFC frames per second of the busiest (point, MAC, priority)", &HealthLimits::pfc_per_s, {}},
+     "WARN,FAIL: PFC frames per second of the busiest (point, MAC, priority)", &HealthLimits::pfc_per_s, 1e9, {}},
     {"health_paused_pct", "Health: paused (%)", "WARN,FAIL: share of the capture span the busiest class was paused",
-     &HealthLimits::paused_pct, {}},
+     &HealthLimits::paused_pct, 100, {}},
     {"health_ce_pct", "Health: ECN-CE (%)", "WARN,FAIL: requests marked ECN-CE, in percent", &HealthLimits::ce_pct,
-     {}},
+     100, {}},
     {"health_stall_pct", "Health: stalled (%)", "WARN,FAIL: share of QP time stalled by the network",
-     &HealthLimits::stall_pct, {}},
+     &HealthLimits::stall_pct, 100, {}},
 }};
 
 }  // namespace
@@ -45,16 +46,12 @@ void register_health_preferences(module_t* m) {
   }
 }
 
-bool apply_health_preferences(Config& cfg, std::string& error) {
+void apply_health_preferences(Config& cfg, PrefErrors& errors) {
   for (const HealthPref& p : prefs) {
-    const auto t = triage::parse_threshold(p.value ? p.value : "", error);
-    if (!t) {
-      error = std::string("roce.") + p.name + ": " + error;
-      return false;
-    }
-    cfg.health.*p.limit = *t;
+    std::string why;
+    if (const auto t = triage::parse_threshold(p.value ? p.value : "", why, p.max)) cfg.health.*p.limit = *t;
+    else pref_error(errors, p.name, why);
   }
-  return true;
 }
 
 }  // namespace roceshark::glue

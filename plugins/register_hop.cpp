@@ -4,8 +4,8 @@
 #include <epan/expert.h>
 #include <epan/prefs.h>
 
-#include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "plugins/points.h"
 #include "plugins/register.h"
@@ -23,21 +23,8 @@ const char* pref_path_order = "";
 guint pref_match_window_us = 10'000;
 guint pref_microburst_us = 10;
 
-// "a,b,c" -> {"a","b","c"}, spaces trimmed, empty items dropped.
-std::vector<std::string> split(const char* text) {
-  std::vector<std::string> out;
-  std::string s = text ? text : "";
-  for (size_t at = 0; at <= s.size();) {
-    size_t end = s.find(',', at);
-    if (end == std::string::npos) end = s.size();
-    std::string item = s.substr(at, end - at);
-    item.erase(0, item.find_first_not_of(' '));
-    item.erase(item.find_last_not_of(' ') + 1);
-    if (!item.empty()) out.push_back(item);
-    at = end + 1;
-  }
-  return out;
-}
+// The capture point naming last applied: a bad key or name list keeps it.
+PointNaming naming;
 
 }  // namespace
 
@@ -107,37 +94,23 @@ void register_hop_preferences(module_t* m) {
                                  &pref_microburst_us);
 }
 
-bool apply_hop_preferences(Config& cfg, std::string& error) {
-  const std::string clock = pref_clock ? pref_clock : "";
-  if (clock != "synced" && clock != "estimate") {
-    error = "roce.clock: unknown mode '" + clock + "': use synced or estimate";
-    return false;
-  }
-  const auto key = parse_point_key(pref_point_key ? pref_point_key : "");
-  if (!key) {
-    error = std::string("roce.point_key: unknown key '") + (pref_point_key ? pref_point_key : "") +
-            "': use interface, erspan or vlan";
-    return false;
-  }
-  PointNaming naming{*key, {}};
-  for (const std::string& item : split(pref_point_names)) {
-    const size_t eq = item.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size()) {
-      error = "roce.point_names: expected key=name, got '" + item + "'";
-      return false;
-    }
-    naming.names.emplace_back(item.substr(0, eq), item.substr(eq + 1));
-  }
-  if (pref_match_window_us == 0) {
-    error = "roce.match_window_us must be at least 1";
-    return false;
-  }
+void apply_hop_preferences(Config& cfg, PrefErrors& errors) {
+  const std::string clock(options::trim(pref_clock ? pref_clock : ""));
+  if (clock == "synced" || clock == "estimate") cfg.clock_mode = clock == "estimate" ? ClockMode::estimate : ClockMode::synced;
+  else pref_error(errors, "clock", "unknown mode '" + clock + "': use synced or estimate");
+  const std::string key_text(options::trim(pref_point_key ? pref_point_key : ""));
+  if (const auto key = parse_point_key(key_text)) naming.key = *key;
+  else pref_error(errors, "point_key", "unknown key '" + key_text + "': use interface, erspan or vlan");
+  std::string why;
+  if (auto names = options::parse_pairs(pref_point_names ? pref_point_names : "", '=', why)) naming.names = std::move(*names);
+  else pref_error(errors, "point_names", why + " (expected key=name, e.g. 5=leaf-1)");
   set_point_naming(naming);
-  cfg.clock_mode = clock == "estimate" ? ClockMode::estimate : ClockMode::synced;
-  cfg.path_order_names = split(pref_path_order);
-  cfg.match_window_ns = uint64_t{pref_match_window_us} * 1000;
-  cfg.microburst_ns = uint64_t{pref_microburst_us} * 1000;
-  return true;
+  if (auto order = options::parse_list(pref_path_order ? pref_path_order : "", why)) cfg.path_order_names = std::move(*order);
+  else pref_error(errors, "path_order", why + " (expected point names, e.g. nic-a,leaf-1,nic-b)");
+  apply_uint(errors, "match_window_us", pref_match_window_us, 1, kMaxWindowUs,
+             [&](uint64_t v) { cfg.match_window_ns = v * 1000; });
+  apply_uint(errors, "microburst_us", pref_microburst_us, 1, kMaxWindowUs,
+             [&](uint64_t v) { cfg.microburst_ns = v * 1000; });
 }
 
 }  // namespace roceshark::glue

@@ -3,9 +3,9 @@
 #include <epan/expert.h>
 #include <epan/prefs.h>
 
-#include <cstdlib>
-#include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "plugins/register.h"
 #include "plugins/roce.h"
@@ -108,34 +108,25 @@ void register_pfc_preferences(module_t* m) {
                                  &pref_propagation_us);
 }
 
-bool apply_pfc_preferences(Config& cfg, std::string& error) {
-  if (pref_link_gbps == 0) {
-    error = "roce.link_gbps must be at least 1";
-    return false;
+void apply_pfc_preferences(Config& cfg, PrefErrors& errors) {
+  apply_uint(errors, "link_gbps", pref_link_gbps, kMinGbps, kMaxGbps, [&](uint64_t v) { cfg.link_gbps = double(v); });
+  apply_uint(errors, "storm_ms", pref_storm_ms, 1, kMaxWindowUs / 1000, [&](uint64_t v) { cfg.storm_ns = v * 1'000'000; });
+  apply_uint(errors, "storm_gap_us", pref_storm_gap_us, 1, kMaxWindowUs, [&](uint64_t v) { cfg.storm_gap_ns = v * 1000; });
+  apply_uint(errors, "ecn_window_us", pref_ecn_window_us, 1, kMaxWindowUs,
+             [&](uint64_t v) { cfg.ecn_window_ns = v * 1000; });
+  apply_uint(errors, "propagation_window_us", pref_propagation_us, 1, kMaxWindowUs,
+             [&](uint64_t v) { cfg.propagation_window_ns = v * 1000; });
+  // "name:gbps,name:gbps"; a name may hold colons, the speed is after the last one.
+  std::string why;
+  const auto pairs = options::parse_pairs(pref_point_gbps ? pref_point_gbps : "", ':', why, options::SplitAt::last);
+  if (!pairs) return pref_error(errors, "point_link_gbps", why + " (expected point:gbps, e.g. nic-a:25,leaf-1:400)");
+  std::vector<std::pair<std::string, double>> by_name;
+  for (const auto& [name, text] : *pairs) {
+    const auto gbps = options::parse_decimal(text, kMinGbps, kMaxGbps, why);
+    if (!gbps) return pref_error(errors, "point_link_gbps", name + ": " + why);
+    by_name.emplace_back(name, *gbps);
   }
-  cfg.link_gbps = pref_link_gbps;
-  cfg.storm_ns = uint64_t{pref_storm_ms} * 1'000'000;
-  cfg.storm_gap_ns = uint64_t{pref_storm_gap_us} * 1000;
-  cfg.ecn_window_ns = uint64_t{pref_ecn_window_us} * 1000;
-  cfg.propagation_window_ns = uint64_t{pref_propagation_us} * 1000;
-  cfg.point_gbps_by_name.clear();
-  // "name:gbps,name:gbps"
-  std::string text = pref_point_gbps ? pref_point_gbps : "";
-  for (size_t at = 0; at < text.size();) {
-    size_t end = text.find(',', at);
-    if (end == std::string::npos) end = text.size();
-    const std::string item = text.substr(at, end - at);
-    const size_t colon = item.rfind(':');
-    char* rest = nullptr;
-    const double gbps = colon == std::string::npos ? 0 : std::strtod(item.c_str() + colon + 1, &rest);
-    if (colon == std::string::npos || colon == 0 || gbps <= 0 || (rest && *rest)) {
-      error = "roce.point_link_gbps: expected point:gbps, got '" + item + "'";
-      return false;
-    }
-    cfg.point_gbps_by_name.emplace_back(item.substr(0, colon), gbps);
-    at = end + 1;
-  }
-  return true;
+  cfg.point_gbps_by_name = std::move(by_name);
 }
 
 }  // namespace roceshark::glue

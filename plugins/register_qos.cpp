@@ -101,42 +101,21 @@ void register_qos_preferences(module_t* m) {
                                    &pref_mode);
 }
 
-bool apply_qos_preferences(Config& cfg, std::string& error) {
-  qos::Policy p;
-  const auto map = qos::parse_dscp_map(pref_map ? pref_map : "", error);
-  if (!map) {
-    error = "roce.dscp_priority_map: " + error;
-    return false;
-  }
-  const auto lossless = qos::parse_priorities(pref_lossless ? pref_lossless : "", error);
-  if (!lossless) {
-    error = "roce.lossless_priorities: " + error;
-    return false;
-  }
-  if (pref_cnp_dscp > 63 || pref_cnp_priority > 7) {
-    error = pref_cnp_dscp > 63 ? "roce.cnp_dscp: " + std::to_string(pref_cnp_dscp) + " is out of range 0-63"
-                               : "roce.cnp_priority: " + std::to_string(pref_cnp_priority) + " is out of range 0-7";
-    return false;
-  }
-  p.dscp_priority = *map;
-  p.lossless_mask = *lossless;
-  p.cnp_dscp = static_cast<uint8_t>(pref_cnp_dscp);
-  p.cnp_priority = static_cast<uint8_t>(pref_cnp_priority);
-  const auto trust = qos::parse_trust(pref_trust ? pref_trust : "", error);
-  if (!trust) {
-    error = "roce.trust: " + error;
-    return false;
-  }
-  const auto mode = qos::parse_mode(pref_mode ? pref_mode : "", error);
-  if (!mode) {
-    error = "roce.policy_mode: " + error;
-    return false;
-  }
-  p.trust = *trust;
+void apply_qos_preferences(Config& cfg, PrefErrors& errors) {
+  qos::Policy& p = cfg.policy;
+  std::string why;
+  if (const auto map = qos::parse_dscp_map(pref_map ? pref_map : "", why)) p.dscp_priority = *map;
+  else pref_error(errors, "dscp_priority_map", why);
+  if (const auto lossless = qos::parse_priorities(pref_lossless ? pref_lossless : "", why)) p.lossless_mask = *lossless;
+  else pref_error(errors, "lossless_priorities", why);
+  apply_uint(errors, "cnp_dscp", pref_cnp_dscp, 0, 63, [&](uint64_t v) { p.cnp_dscp = static_cast<uint8_t>(v); });
+  apply_uint(errors, "cnp_priority", pref_cnp_priority, 0, 7,
+             [&](uint64_t v) { p.cnp_priority = static_cast<uint8_t>(v); });
+  if (const auto trust = qos::parse_trust(pref_trust ? pref_trust : "", why)) p.trust = *trust;
+  else pref_error(errors, "trust", why);
+  if (const auto mode = qos::parse_mode(pref_mode ? pref_mode : "", why)) p.mode = *mode;
+  else pref_error(errors, "policy_mode", why);
   p.expect_ecn = pref_expect_ecn;
-  p.mode = *mode;
-  cfg.policy = p;
-  return true;
 }
 
 }  // namespace roceshark::glue

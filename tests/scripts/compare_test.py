@@ -105,6 +105,14 @@ def test_repeated_id_pairs_in_rank_order():
     expect(sorted(f["status"] for f in c["findings"]) == ["fixed", "same"], f"{c['findings']}")
 
 
+def test_incomplete_verdict_is_shown_not_ranked():
+    before = report({"loss": 5}, verdict="FAIL")
+    after = report({"loss": 1}, verdict="INCOMPLETE")
+    rc, c, err = compare(before, after)
+    expect(rc == 0, f"exit {rc}: {err}")
+    expect(c["verdict"] == {"before": "FAIL", "after": "INCOMPLETE", "status": "n/a"}, f"verdict: {c['verdict']}")
+
+
 def test_text_output():
     before = report({"loss": 5}, verdict="FAIL", findings=[finding("dscp_remarked", "nic-a->leaf-1", title="DSCP <x>")])
     after = report({"loss": 1}, verdict="PASS")
@@ -184,7 +192,7 @@ if __name__ == "__main__":
     try:
         synth.main([test_fixed_finding_and_improved_metrics, test_new_finding_and_regressed_metric,
                     test_impact_direction, test_metric_null_and_mixed, test_same_report_is_unchanged,
-                    test_repeated_id_pairs_in_rank_order, test_text_output, test_rejected_inputs,
+                    test_repeated_id_pairs_in_rank_order, test_incomplete_verdict_is_shown_not_ranked, test_text_output, test_rejected_inputs,
                     test_capture_without_plugin_is_a_clear_error, test_capture_through_rs_tshark])
     finally:
         shutil.rmtree(TMP, True)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """scripts/roce-health: the triage's verdict as the exit status (0 PASS, 1
-FAIL, 2 for errors), --fail-on warn, and the roce.health_* thresholds
+FAIL, 2 for errors, bad preferences and INCOMPLETE), --fail-on warn, and the roce.health_* thresholds
 deciding the grades."""
 import re
 import subprocess
@@ -52,7 +52,20 @@ def run(argv):
     expect(health("/nonexistent.pcapng"), 2, "a missing capture")
     expect(health(rslib.capture_path("clean"), "-o", "roce.health_loss_pct:x"), 2, "a bad threshold")
     expect(health(), 2, "no capture")
-    print("roce-health: 0 on PASS, 1 on FAIL (and WARN with --fail-on warn), 2 on errors; thresholds applied")
+    # One bad preference among good ones: cannot judge, although the good ones applied.
+    mixed = health(timeout, "-o", "roce.health_loss_pct:90,99", "-o", "roce.storm_ms:0")
+    expect(mixed, 2, "a bad roce.storm_ms next to a good threshold")
+    if "roce.storm_ms" not in mixed.stderr:
+        raise rslib.Failure(f"the bad preference is not named:\n{mixed.stderr}")
+    # A reached flow limit: INCOMPLETE, cannot judge (never PASS), even on a capture that fails.
+    for capture in ("clean", "pfc_storm"):
+        limited = health(rslib.capture_path(capture), "-o", "roce.max_flows:1")
+        expect(limited, 2, f"{capture} with roce.max_flows:1")
+        if "Overall: INCOMPLETE" not in limited.stdout or "roce.max_flows (1) was reached" not in limited.stdout \
+                or "INCOMPLETE" not in limited.stderr:
+            raise rslib.Failure(f"{capture}: the limit is not said:\n{limited.stdout}\n{limited.stderr}")
+    print("roce-health: 0 on PASS, 1 on FAIL (and WARN with --fail-on warn), 2 on errors and INCOMPLETE; "
+          "thresholds applied")
 
 
 if __name__ == "__main__":

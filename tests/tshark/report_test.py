@@ -22,11 +22,22 @@ def run(argv):
         schema = json.load(f)
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
+    # A reached flow limit: named in limits (valid against the schema) and the verdict INCOMPLETE.
+    limited = json.loads(rslib.tshark("-n", "-q", "-o", "roce.max_flows:1", "-r", rslib.capture_path("demo"),
+                                      "-z", "roce,report"))
+    errors = list(validator.iter_errors(limited))
+    if errors:
+        raise rslib.Failure(f"max_flows:1: {[e.message for e in errors[:5]]}")
+    if [(l["name"], l["value"]) for l in limited["limits"]] != [("max_flows", 1)] \
+            or limited["limits"][0]["packets_beyond"] <= 0 or limited["triage"]["health"]["verdict"] != "INCOMPLETE":
+        raise rslib.Failure(f"max_flows:1: limits {limited['limits']}, verdict {limited['triage']['health']['verdict']}")
     for scenario in SCENARIOS:
         capture = rslib.capture_path(scenario)
         text = rslib.tshark("-n", "-q", "-r", capture, "-z", "roce,report")
         doc = json.loads(text)
         errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.path))
+        if not errors and doc["limits"]:
+            raise rslib.Failure(f"{scenario}: a limit was reached: {doc['limits']}")
         if errors:
             raise rslib.Failure(f"{scenario}: " + "; ".join(f"{list(e.path)}: {e.message}" for e in errors[:5]))
         rows = rslib.rows(rslib.fields(capture))

@@ -2,6 +2,8 @@
 // PFC windows, storms, held packets and the configuration smells.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "epan-ext/pfc_analyzer.h"
 
 namespace roceshark::pfc {
@@ -52,6 +54,14 @@ TEST(Quanta, OneQuantumIs512BitTimes) {
   EXPECT_EQ(quanta_to_ns(0xFFFF, 25), 1342157u);
   EXPECT_EQ(quanta_to_ns(0xFFFF, 400), 83885u);
   EXPECT_EQ(quanta_to_ns(0, 100), 0u);
+}
+
+TEST(Quanta, SpeedsOutsideAnyLinkNeverConvertOutOfRange) {
+  EXPECT_EQ(quanta_to_ns(0xFFFF, 0), 0u);
+  EXPECT_EQ(quanta_to_ns(0xFFFF, -1), 0u);
+  EXPECT_EQ(quanta_to_ns(0xFFFF, std::numeric_limits<double>::quiet_NaN()), 0u);
+  EXPECT_EQ(quanta_to_ns(0xFFFF, std::numeric_limits<double>::infinity()), 0u);
+  EXPECT_EQ(quanta_to_ns(0xFFFF, 1e-300), UINT64_MAX);
 }
 
 TEST_F(PfcTest, PerClassTimeAtThePointsSpeed) {

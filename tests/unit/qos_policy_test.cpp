@@ -77,20 +77,23 @@ struct BadInput {
 
 TEST(QosPolicy, RejectsBadDscpMapsWithAClearMessage) {
   for (auto [text, says] : {
-           BadInput{"26:9", "priority 9 is out of range 0-7"},
-           BadInput{"64:3", "DSCP 64 is out of range 0-63"},
-           BadInput{"26", "\"26\" has no priority"},
-           BadInput{"a:b", "DSCP \"a\" is not a number"},
-           BadInput{"26:b", "priority \"b\" is not a number"},
+           BadInput{"26:9", "priority '9' is out of range 0-7"},
+           BadInput{"64:3", "DSCP '64' is out of range 0-63"},
+           BadInput{"26", "expected key:value, got '26'"},
+           BadInput{"a:b", "DSCP 'a' is not a whole number"},
+           BadInput{"26:b", "priority 'b' is not a whole number"},
            BadInput{"26:3,,48:6", "empty"},
            BadInput{"26:3,", "empty"},
-           BadInput{"26:3x", "unexpected \"x\" after priority 3"},
-           BadInput{"26:3:4", "unexpected \":4\" after priority 3"},
-           BadInput{"26:3 ; 48:6", "unexpected \"; 48:6\""},
-           BadInput{"26:3,26:4", "DSCP 26 is given twice"},
-           BadInput{":3", "missing DSCP"},
-           BadInput{"26:", "missing priority"},
-           BadInput{"-1:3", "not a number"},
+           BadInput{"26:3x", "priority '3x' is not a whole number"},
+           BadInput{"26:3:4", "priority '3:4' is not a whole number"},
+           BadInput{"26:3 ; 48:6", "priority '3 ; 48:6' is not a whole number"},
+           BadInput{"26:3,26:4", "'26' is given twice"},
+           BadInput{"026:3,26:4", "DSCP 26 is given twice"},
+           BadInput{":3", "expected key:value"},
+           BadInput{"26:", "expected key:value"},
+           BadInput{"-1:3", "not a whole number"},
+           BadInput{"26:4294967295", "priority '4294967295' is out of range 0-7"},
+           BadInput{"26:nan", "not a whole number"},
            BadInput{"99999999999:3", "out of range 0-63"},
        }) {
     std::string err;
@@ -112,12 +115,14 @@ TEST(QosPolicy, RejectsBadPriorityLists) {
   for (auto [text, says] : {
            BadInput{"", "no priority given"},
            BadInput{"  ", "no priority given"},
-           BadInput{"8", "priority 8 is out of range 0-7"},
+           BadInput{"8", "priority '8' is out of range 0-7"},
            BadInput{"0,,3", "empty"},
            BadInput{"3,", "empty"},
-           BadInput{"x", "priority \"x\" is not a number"},
-           BadInput{"3 4", "unexpected \"4\""},
-           BadInput{"3,3", "priority 3 is given twice"},
+           BadInput{"x", "priority 'x' is not a whole number"},
+           BadInput{"3 4", "'3 4' is not a whole number"},
+           BadInput{"3,3", "'3' is given twice"},
+           BadInput{"3,03", "priority 3 is given twice"},
+           BadInput{"4294967295", "priority '4294967295' is out of range 0-7"},
        }) {
     std::string err;
     EXPECT_FALSE(parse_priorities(text, err)) << text;

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "epan-ext/analyzer.h"
+#include "epan-ext/json_report.h"
 #include "epan-ext/triage.h"
 #include "packets.h"
 
@@ -89,10 +90,13 @@ TEST(Threshold, ParsesWarnAndFail) {
   EXPECT_DOUBLE_EQ(t->warn, 0.001);
   EXPECT_DOUBLE_EQ(t->fail, 0.01);
   EXPECT_EQ(format_threshold(*t), "0.001,0.01");
-  for (const char* bad : {"", "1", "1,", ",2", "a,b", "2,1", "-1,2", "1,2,3", "inf,inf"}) {
+  for (const char* bad : {"", "1", "1,", ",2", "a,b", "2,1", "-1,2", "1,2,3", "inf,inf", "nan,1", "1,nan", "1,1e400", "1,,2", "1e-400,1"}) {
     EXPECT_FALSE(parse_threshold(bad, error)) << bad;
     EXPECT_FALSE(error.empty());
   }
+  EXPECT_TRUE(parse_threshold("1,1", error)) << error;  // WARN may equal FAIL
+  EXPECT_FALSE(parse_threshold("50,200", error, 100));   // percentages stop at 100
+  EXPECT_NE(error.find("'200' is out of range 0-100"), std::string::npos) << error;
 }
 
 TEST(ImpactStats, RecoveryRunsFromTheGapToTheLastResend) {
@@ -191,6 +195,56 @@ TEST(Findings, LossRanksByItsStallAndEndsInFail) {
   EXPECT_EQ(top.impact.qps, 1u);
   EXPECT_EQ(top.frames.front(), 3u);  // the NAK: a gap alone is no proof of loss (reordering)
   EXPECT_EQ(t.health.overall, Grade::fail);
+}
+
+}  // namespace
+}  // namespace roceshark::triage
+
+namespace roceshark::triage {
+namespace {
+
+using test::Wire;
+
+// More flows than roce.max_flows: the verdict cannot be PASS on the part analysed.
+TEST(Health, ReachedFlowLimitMakesTheVerdictIncomplete) {
+  Config cfg;
+  cfg.max_flows = 1;
+  Analyzer a(cfg);
+  ReportStats stats;
+  auto feed = [&](const PacketInfo& p) {
+    const Verdict& v = a.process(p);
+    stats.add({&v, &a, p.ts_ns, p.frame_len});
+  };
+  Wire first, second;
+  second.qp_b = 0x33;
+  second.frame = 1000;
+  for (uint32_t psn = 0; psn < 5; ++psn) feed(first.req(psn * us, psn));
+  for (uint32_t psn = 0; psn < 5; ++psn) feed(second.req(10 * us + psn * us, psn));
+  const Triage t = make_triage(stats, a);
+  EXPECT_EQ(t.health.overall, Grade::incomplete);
+  EXPECT_STREQ(grade_name(t.health.overall), "INCOMPLETE");
+  ASSERT_EQ(t.health.limits.size(), 1u);
+  EXPECT_EQ(t.health.limits[0].name, "max_flows");
+  EXPECT_EQ(t.health.limits[0].value, 1u);
+  EXPECT_EQ(t.health.limits[0].packets_beyond, 5u);
+  EXPECT_NE(t.summary.find("Health: INCOMPLETE"), std::string::npos) << t.summary;
+  EXPECT_NE(t.summary.find("roce.max_flows (1) was reached: 5 RoCE packet(s)"), std::string::npos) << t.summary;
+  const std::string json = format_json_report(stats, &a, "");
+  EXPECT_NE(json.find(R"("limits":[{"name":"max_flows","preference":"roce.max_flows","value":1,"packets_beyond":5}])"),
+            std::string::npos)
+      << json.substr(0, 400);
+  EXPECT_NE(json.find(R"("health":{"verdict":"INCOMPLETE")"), std::string::npos);
+}
+
+TEST(Health, WithinTheFlowLimitNoLimitIsListed) {
+  Analyzer a;
+  ReportStats stats;
+  Wire w;
+  const PacketInfo p = w.req(0, 0);
+  const Verdict& v = a.process(p);
+  stats.add({&v, &a, p.ts_ns, p.frame_len});
+  EXPECT_TRUE(limits_reached(stats, a).empty());
+  EXPECT_NE(format_json_report(stats, &a, "").find(R"("limits":[])"), std::string::npos);
 }
 
 }  // namespace
