@@ -9,6 +9,17 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.environ.get("ROCESHARK_BUILD", os.path.join(ROOT, "build"))
 RS_TSHARK = os.path.join(ROOT, "scripts", "rs-tshark")
+
+
+def _ws_version():
+    """The Wireshark minor version the build is for ("4.4"), as CMake wrote it."""
+    with open(os.path.join(BUILD, "wireshark-version")) as f:
+        return f.read().strip()
+
+
+WS_VERSION = _ws_version()
+PLUGIN_SUBDIR = os.path.join(WS_VERSION, "epan")  # under a plugin directory
+PLUGIN_SO = os.path.join(BUILD, "plugins", PLUGIN_SUBDIR, "roceshark.so")
 CAPTURES = os.path.join(ROOT, "captures")
 GOLDEN = os.path.join(ROOT, "tests", "golden")
 
