@@ -14,7 +14,7 @@
 #include <epan/proto.h>
 #include <epan/stat_tap_ui.h>
 #include <epan/tfs.h>  // 4.6's proto.h no longer includes it
-#include <ws_version.h>
+#include <ws_version.h>  // WIRESHARK_VERSION_MAJOR/MINOR, for plugin_want_*
 #include <wiretap/wtap.h>
 #include <wsutil/buffer.h>
 #include <wsutil/wslog.h>
@@ -25,9 +25,6 @@
 #include <cstdint>
 #include <tuple>
 #include <type_traits>
-
-#define ROCESHARK_WS_AT_LEAST(major, minor) \
-  (WIRESHARK_VERSION_MAJOR > (major) || (WIRESHARK_VERSION_MAJOR == (major) && WIRESHARK_VERSION_MINOR >= (minor)))
 
 namespace roceshark::ws {
 
@@ -50,7 +47,7 @@ uint32_t field_uint(FieldInfo* fi) {
     return fvalue_get_uinteger(&fi->value);
 }
 
-// 4.2 added the pcapng section number to interface lookups.
+// After 4.0 interface lookups take the pcapng section number too (4.4 has it).
 template <typename Session, typename PacketInfo>
 const char* interface_name(const Session* epan, const PacketInfo* pinfo, uint32_t id) {
   if constexpr (std::is_invocable_v<decltype(epan_get_interface_name), const Session*, uint32_t, unsigned>) {
