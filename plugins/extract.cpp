@@ -14,6 +14,7 @@
 #include "epan-ext/icrc.h"
 #include "epan-ext/lldp.h"
 #include "epan-ext/opcode.h"
+#include "plugins/ws_compat.h"
 
 namespace roceshark::glue {
 namespace {
@@ -65,7 +66,7 @@ class Tree {
   bool uint(Field f, uint32_t& out) const {
     field_info* fi = first(f);
     if (!fi) return false;
-    out = fvalue_get_uinteger(&fi->value);
+    out = ws::field_uint(fi);
     return true;
   }
 
@@ -138,7 +139,7 @@ uint32_t frame_point(const packet_info* pinfo, const Tree& t, tvbuff_t* ds) {
   switch (point_key()) {
     case PointKey::interface: break;
     case PointKey::erspan:
-      if (field_info* span = t.first(kErspan)) return kErspanPoint | fvalue_get_uinteger(&span->value);
+      if (field_info* span = t.first(kErspan)) return kErspanPoint | ws::field_uint(span);
       break;
     case PointKey::vlan:
       // The outer tag, right after the frame's MACs.

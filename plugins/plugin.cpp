@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The four symbols Wireshark looks for in a plugin, and nothing else.
+// The symbols Wireshark looks for in a plugin, and nothing else.
 #include <epan/packet.h>
 #include <epan/tap.h>
 
 #include "plugins/roce.h"
+#include "plugins/ws_compat.h"
 #include "ui-stats/register.h"
 
 extern "C" {
@@ -13,11 +14,19 @@ extern WS_DLL_PUBLIC_DEF const char plugin_version[];
 extern WS_DLL_PUBLIC_DEF const int plugin_want_major;
 extern WS_DLL_PUBLIC_DEF const int plugin_want_minor;
 WS_DLL_PUBLIC void plugin_register(void);
+#if ROCESHARK_WS_PLUGIN_DESCRIBE
+WS_DLL_PUBLIC uint32_t plugin_describe(void);
+#endif
 }
 
+// A plugin loads only into the minor version it was built against.
 const char plugin_version[] = ROCESHARK_VERSION;
-const int plugin_want_major = 4;
-const int plugin_want_minor = 0;
+const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
+const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
+
+#if ROCESHARK_WS_PLUGIN_DESCRIBE
+uint32_t plugin_describe(void) { return ROCESHARK_WS_PLUGIN_KINDS; }
+#endif
 
 void plugin_register(void) {
   static proto_plugin proto = {roceshark::glue::register_protocol, roceshark::glue::register_handoff};

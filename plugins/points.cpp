@@ -6,6 +6,8 @@
 
 #include <cstring>
 
+#include "plugins/ws_compat.h"
+
 namespace roceshark::glue {
 namespace {
 PointNaming naming;
@@ -38,7 +40,7 @@ std::string point_name(const packet_info* pinfo, uint32_t point) {
   } else {
     key = std::to_string(point);
     // Files without interface names (pcap) report "unknown": name the point by its id.
-    const char* name = pinfo->epan ? epan_get_interface_name(pinfo->epan, point) : nullptr;
+    const char* name = ws::interface_name(pinfo, point);
     const bool named = name && *name && std::strcmp(name, "unknown") != 0;
     fallback = named ? name : "if" + key;
     for (const auto& [k, n] : naming.names)

@@ -26,7 +26,7 @@ guint pref_timeout_us = 1000;
 guint pref_duplicate_window_us = 50;
 guint pref_reorder_window_us = 100;
 guint pref_max_flows = 1u << 18;
-gboolean pref_check_icrc = TRUE;
+ws::pref_bool pref_check_icrc = TRUE;
 
 const true_false_string kPresent = {"Yes", "No"};
 

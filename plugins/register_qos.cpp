@@ -22,7 +22,7 @@ guint pref_cnp_priority = qos::kCnpPriority;
 // Words rather than enum preferences: Wireshark silently ignores an unknown
 // enum word, and a typo must not go unnoticed.
 const char* pref_trust = "dscp";
-gboolean pref_expect_ecn = TRUE;
+ws::pref_bool pref_expect_ecn = TRUE;
 const char* pref_mode = "configured";
 
 }  // namespace

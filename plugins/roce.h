@@ -7,6 +7,7 @@
 
 #include "epan-ext/analyzer.h"
 #include "epan-ext/tap_record.h"
+#include "plugins/ws_compat.h"
 
 namespace roceshark::glue {
 

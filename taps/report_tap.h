@@ -11,6 +11,7 @@
 #include <string>
 
 #include "epan-ext/tap_record.h"
+#include "plugins/ws_compat.h"
 #include "taps/cli.h"
 
 namespace roceshark::glue {
@@ -35,10 +36,11 @@ class ReportTap {
   const Analyzer* analyzer_ = nullptr;
   static inline const char* cli_ = nullptr;
 
-  static void init(const char* opt_arg, void*) {
+  static ws::tap_init_result init(const char* opt_arg, void*) {
     auto* tap = new ReportTap;
     tap->filter_ = cli_filter(opt_arg, cli_);
     start_listener(tap, tap->filter_, reset, packet, draw, finish);
+    return ws::tap_init_done();
   }
   static void reset(void* data) { static_cast<ReportTap*>(data)->stats_.clear(); }
   static tap_packet_status packet(void* data, packet_info*, epan_dissect_t*, const void* rec, tap_flags_t) {

@@ -4,6 +4,8 @@
 #include <wiretap/wtap.h>
 #include <wsutil/wslog.h>
 
+#include "plugins/ws_compat.h"
+
 #include <algorithm>
 #include <cstring>
 #include <mutex>
@@ -35,7 +37,7 @@ PcapngWriter::PcapngWriter(const std::string& path, const std::vector<Interface>
     : impl_(std::make_unique<Impl>()) {
   static std::once_flag init;
   std::call_once(init, [] {
-    ws_log_init("roceshark-gen", nullptr);  // uninitialised, wslog prints wiretap's debug chatter
+    ws::log_init("roceshark-gen");  // uninitialised, wslog prints wiretap's debug chatter
     wtap_init(FALSE);
   });
   impl_->path = path;
@@ -75,7 +77,7 @@ PcapngWriter::PcapngWriter(const std::string& path, const std::vector<Interface>
     wtap_block_array_free(impl_->shb);
     throw WriteError(path + ": " + wtap_error(err, info));
   }
-  wtap_rec_init(&impl_->rec);
+  ws::rec_init(&impl_->rec);
 }
 
 PcapngWriter::~PcapngWriter() {
@@ -101,7 +103,7 @@ void PcapngWriter::write(uint32_t interface, int64_t ts_ns, std::span<const uint
   r.block = nullptr;  // no EPB options
   int err = 0;
   gchar* info = nullptr;
-  if (!wtap_dump(impl_->dumper, &r, data.data(), &err, &info)) throw WriteError(impl_->path + ": " + wtap_error(err, info));
+  if (!ws::dump(impl_->dumper, &r, data.data(), data.size(), &err, &info)) throw WriteError(impl_->path + ": " + wtap_error(err, info));
 }
 
 void PcapngWriter::close() {

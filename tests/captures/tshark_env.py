@@ -26,6 +26,11 @@ def run(args, tshark='tshark'):
     return p.stdout
 
 
+# Wireshark 4.2+ prints a boolean field as True/False, 4.0 as 1/0: the checks
+# read 4.0's form from every version.
+_BOOL = {'True': '1', 'False': '0'}
+
+
 def fields(pcap, names, extra=(), tshark='tshark', occurrence='f', aggregator=','):
     """One dict per frame, values as strings ('' when absent). With
     occurrence='a' a field that occurs several times gives them all,
@@ -36,7 +41,7 @@ def fields(pcap, names, extra=(), tshark='tshark', occurrence='f', aggregator=',
         args += ['-e', n]
     out = []
     for line in run(args, tshark).splitlines():
-        vals = line.split('\t')
+        vals = [aggregator.join(_BOOL.get(v, v) for v in c.split(aggregator)) for c in line.split('\t')]
         vals += [''] * (len(names) - len(vals))
         out.append(dict(zip(names, vals)))
     return out

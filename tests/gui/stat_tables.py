@@ -20,11 +20,11 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tshark"))
-from rslib import BUILD, CAPTURES, ROOT, Failure, tshark  # noqa: E402
+from rslib import BUILD, CAPTURES, PLUGIN_SO, PLUGIN_SUBDIR, ROOT, Failure, tshark  # noqa: E402
 
 SKIP = 77
 CAPTURE = os.path.join(CAPTURES, "mp_drop.pcapng")
-PLUGIN = os.path.join(BUILD, "plugins", "4.0", "epan", "roceshark.so")
+PLUGIN = PLUGIN_SO
 OUT = os.path.join(BUILD, "gui")
 NOBODY = 65534
 WAIT_S = 60
@@ -159,8 +159,8 @@ class Gui:
                     f"gui.geom.{title}.x: 20\ngui.geom.{title}.y: 420\n"
                     f"gui.geom.{title}.width: {width}\ngui.geom.{title}.height: {height}\n")
         plugins = os.path.join(self.tmp, "plugins")
-        os.makedirs(os.path.join(plugins, "4.0", "epan"), exist_ok=True)
-        shutil.copy(PLUGIN, os.path.join(plugins, "4.0", "epan"))
+        os.makedirs(os.path.join(plugins, PLUGIN_SUBDIR), exist_ok=True)
+        shutil.copy(PLUGIN, os.path.join(plugins, PLUGIN_SUBDIR))
         capture = shutil.copy(CAPTURE, self.tmp)
         runtime = os.path.join(self.tmp, "run")
         os.makedirs(runtime, mode=0o700, exist_ok=True)

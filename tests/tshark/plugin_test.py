@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The plugin exports what Wireshark 4.0 needs, loads, registers its fields
+"""The plugin exports what Wireshark needs, loads, registers its fields
 and statistics, and `cmake --install` puts it where tshark finds it."""
 import os
 import shutil
@@ -8,12 +8,15 @@ import tempfile
 
 import rslib
 
-SO = os.path.join(rslib.BUILD, "plugins", "4.0", "epan", "roceshark.so")
+SO = rslib.PLUGIN_SO
 
 
 def exports():
     out = subprocess.run(["nm", "-D", "--defined-only", SO], capture_output=True, text=True, check=True).stdout
-    for sym in ("plugin_version", "plugin_want_major", "plugin_want_minor", "plugin_register"):
+    wanted = ["plugin_version", "plugin_want_major", "plugin_want_minor", "plugin_register"]
+    if tuple(map(int, rslib.WS_VERSION.split("."))) >= (4, 4):
+        wanted.append("plugin_describe")
+    for sym in wanted:
         if f" {sym}\n" not in out:
             raise rslib.Failure(f"{sym} is not exported by {SO}")
 
@@ -56,7 +59,7 @@ def install_as_user():
             drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
             install = ["cmake", "-P", os.path.join(tmp, "install.cmake")]
         subprocess.run(drop + env + install, check=True, capture_output=True)
-        so = os.path.join(home, ".local/lib/wireshark/plugins/4.0/epan/roceshark.so")
+        so = os.path.join(home, ".local/lib/wireshark/plugins", rslib.PLUGIN_SUBDIR, "roceshark.so")
         if not os.path.exists(so):
             raise rslib.Failure(f"user install did not create {so}")
         listed = subprocess.run(drop + env + ["tshark", "-G", "plugins"], capture_output=True, text=True).stdout
@@ -73,7 +76,7 @@ def install_as_root():
         subprocess.run(["cmake", "--install", rslib.BUILD], check=True, capture_output=True,
                        env=dict(os.environ, DESTDIR=dest))
         found = [os.path.join(d, f) for d, _, fs in os.walk(dest) for f in fs if f == "roceshark.so"]
-        if not found or "/wireshark/plugins/4.0/epan/" not in found[0] or "/.local/" in found[0]:
+        if not found or f"/wireshark/plugins/{rslib.PLUGIN_SUBDIR}/" not in found[0] or "/.local/" in found[0]:
             raise rslib.Failure(f"root install went to {found}")
 
 

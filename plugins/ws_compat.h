@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The one place that knows how Wireshark's API differs between the versions
+// roceshark builds against (4.0, 4.2, 4.4, 4.6): the plugin's calls, and the
+// capture generator's wiretap writing (captures/gen/pcapng_writer.cpp).
+// Every other file calls these and has no version #if of its own.
+//
+// Where a difference is a type, it is read off the declaration itself
+// (decltype), so a version in between that we cannot build here (4.2 is in
+// no Debian release) gets whichever form its headers declare.
+#pragma once
+#include <epan/epan.h>
+#include <epan/packet.h>
+#include <epan/prefs.h>
+#include <epan/proto.h>
+#include <epan/stat_tap_ui.h>
+#include <epan/tfs.h>  // 4.6's proto.h no longer includes it
+#include <ws_version.h>  // WIRESHARK_VERSION_MAJOR/MINOR, for plugin_want_*
+#include <wiretap/wtap.h>
+#include <wsutil/buffer.h>
+#include <wsutil/wslog.h>
+#if __has_include(<wsutil/plugins.h>)
+#include <wsutil/plugins.h>  // 4.4+: plugin_describe() and its flags
+#endif
+
+#include <cstdint>
+#include <tuple>
+#include <type_traits>
+
+namespace roceshark::ws {
+
+namespace detail {
+template <typename F>
+struct args;
+template <typename R, typename... A>
+struct args<R(A...)> {
+  using type = std::tuple<A...>;
+};
+template <std::size_t I, auto& F>
+using arg_t = std::tuple_element_t<I, typename args<std::remove_cvref_t<decltype(F)>>::type>;
+
+// fi->value is an fvalue_t up to 4.0 and an fvalue_t* from 4.2.
+template <typename FieldInfo>
+uint32_t field_uint(FieldInfo* fi) {
+  if constexpr (std::is_pointer_v<decltype(fi->value)>)
+    return fvalue_get_uinteger(fi->value);
+  else
+    return fvalue_get_uinteger(&fi->value);
+}
+
+// After 4.0 interface lookups take the pcapng section number too (4.4 has it).
+template <typename Session, typename PacketInfo>
+const char* interface_name(const Session* epan, const PacketInfo* pinfo, uint32_t id) {
+  if constexpr (std::is_invocable_v<decltype(epan_get_interface_name), const Session*, uint32_t, unsigned>) {
+    const unsigned section = pinfo->rec ? pinfo->rec->section_number : 0;
+    return epan_get_interface_name(epan, id, section);
+  } else {
+    (void)pinfo;
+    return epan_get_interface_name(epan, id);
+  }
+}
+
+// 4.6 dropped ws_log_init's program name.
+template <typename F>
+void log_init(F init, const char* progname) {
+  if constexpr (std::is_invocable_v<F, const char*, std::nullptr_t>)
+    init(progname, nullptr);
+  else
+    init(nullptr);
+}
+
+// 4.6: wtap_rec_init takes the size of the record's own data buffer.
+template <typename F, typename Rec>
+void rec_init(F init, Rec* rec) {
+  if constexpr (std::is_invocable_v<F, Rec*, gsize>)
+    init(rec, 2048);
+  else
+    init(rec);
+}
+
+// Up to 4.4 wtap_dump takes the packet bytes; 4.6 takes them in rec->data.
+template <typename F, typename Rec>
+bool dump(F write, wtap_dumper* d, Rec* rec, const uint8_t* data, size_t len, int* err, gchar** info) {
+  if constexpr (std::is_invocable_v<F, wtap_dumper*, const Rec*, const uint8_t*, int*, gchar**>) {
+    return write(d, rec, data, err, info);
+  } else {
+    ws_buffer_clean(&rec->data);
+    ws_buffer_append(&rec->data, data, len);
+    return write(d, rec, err, info);
+  }
+}
+}  // namespace detail
+
+// An unsigned integer field's value.
+inline uint32_t field_uint(field_info* fi) { return detail::field_uint(fi); }
+
+// The name of capture interface `id` of this packet's pcapng section, or null.
+inline const char* interface_name(const packet_info* pinfo, uint32_t id) {
+  return pinfo->epan ? detail::interface_name(pinfo->epan, pinfo, id) : nullptr;
+}
+
+// Wiretap, for writing captures.
+inline void log_init(const char* progname) { detail::log_init(ws_log_init, progname); }
+inline void rec_init(wtap_rec* rec) { detail::rec_init(wtap_rec_init, rec); }
+inline bool dump(wtap_dumper* d, wtap_rec* rec, const uint8_t* data, size_t len, int* err, gchar** info) {
+  return detail::dump(wtap_dump, d, rec, data, len, err, info);
+}
+
+// What a boolean preference points at: gboolean up to 4.0, bool later.
+using pref_bool = std::remove_pointer_t<detail::arg_t<4, prefs_register_bool_preference>>;
+
+// What a `-z` statistic's init callback returns: nothing up to 4.4, from 4.6
+// whether the listener was registered. Return tap_init_done() from it.
+using tap_init_result = std::invoke_result_t<stat_tap_init_cb, const char*, void*>;
+constexpr tap_init_result tap_init_done() { return static_cast<tap_init_result>(true); }
+
+}  // namespace roceshark::ws
+
+// plugin_describe() exists from 4.4: what kinds of plugin this .so holds.
+#ifdef WS_PLUGIN_DESC_DISSECTOR
+#define ROCESHARK_WS_PLUGIN_DESCRIBE 1
+#define ROCESHARK_WS_PLUGIN_KINDS (WS_PLUGIN_DESC_DISSECTOR | WS_PLUGIN_DESC_TAP_LISTENER)
+#else
+#define ROCESHARK_WS_PLUGIN_DESCRIBE 0
+#endif
