@@ -137,6 +137,16 @@ Impact Builder::sum(const std::set<uint32_t>& streams, uint64_t (*cost)(const Qp
   return i;
 }
 
+Builder::Gathered Builder::gather(Clue c) const {
+  Gathered g;
+  const auto [lo, hi] = s.evidence.of(c);
+  for (auto it = lo; it != hi; ++it) {
+    g.items.push_back(&it->second);
+    g.streams.insert(it->second.streams.begin(), it->second.streams.end());
+  }
+  return g;
+}
+
 Impact Builder::loss(const std::set<uint32_t>& streams) const {
   Impact i = sum(streams, [](const QpImpact& q) { return q.recovery_ns; });
   i.pause_ns = 0;

@@ -37,6 +37,12 @@ class Builder {
   Impact rnr(const std::set<uint32_t>& streams) const;
 
   Finding& add(Kind k, Severity sev, const std::string& place);
+  // Every evidence item of one clue, and the connections they are about.
+  struct Gathered {
+    std::vector<const Evidence*> items;
+    std::set<uint32_t> streams;
+  };
+  Gathered gather(Clue c) const;
   // The evidence of several items, merged.
   static void evidence(Finding& f, std::initializer_list<const Evidence*> items, std::string filter);
   static void evidence(Finding& f, const std::vector<const Evidence*>& items, std::string filter);

@@ -123,13 +123,7 @@ void dcbx(Builder& b) {
 }
 
 void rnr(Builder& b) {
-  std::vector<const Evidence*> items;
-  std::set<uint32_t> streams;
-  const auto [lo, hi] = b.s.evidence.of(Clue::rnr);
-  for (auto it = lo; it != hi; ++it) {
-    items.push_back(&it->second);
-    streams.insert(it->second.streams.begin(), it->second.streams.end());
-  }
+  const auto [items, streams] = b.gather(Clue::rnr);
   if (items.empty()) return;
   Finding& f = b.add(Kind::rnr, Severity::note, "");
   f.impact = b.rnr(streams);

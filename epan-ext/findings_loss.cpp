@@ -127,14 +127,25 @@ void corruption(Builder& b) {
   }
 }
 
+// NAKs for packets that arrived out of order: the receiver does not place
+// out of order, and every reordering costs a go-back-N.
+void reorder_naks(Builder& b) {
+  const auto [items, streams] = b.gather(Clue::reorder_nak);
+  if (items.empty()) return;
+  Finding& f = b.add(Kind::reorder_nak, Severity::warning, "");
+  f.impact = b.loss(streams);
+  Builder::evidence(f, items, "roce.seq.reorder_nak && " + stream_filter(streams));
+  f.title = "Reordering makes the receiver NAK on " + streams_text(streams) + ": recovery with nothing lost";
+  f.detail = "sequence-error NAKs for packets that had arrived out of order (adaptive routing or packet spraying), "
+             "and the go-back-N resends they forced";
+  f.fix = "The receiving NIC does not place packets out of order, so each reordering costs a NAK and a resend of "
+          "the window: enable out-of-order data placement on the NICs where they support it (the vendor's "
+          "adaptive-routing / out-of-order QP setting), or keep adaptive routing and packet spraying off this "
+          "RoCE priority on the switches.";
+}
+
 void timeouts(Builder& b) {
-  std::vector<const Evidence*> items;
-  std::set<uint32_t> streams;
-  const auto [lo, hi] = b.s.evidence.of(Clue::timeout);
-  for (auto it = lo; it != hi; ++it) {
-    items.push_back(&it->second);
-    streams.insert(it->second.streams.begin(), it->second.streams.end());
-  }
+  const auto [items, streams] = b.gather(Clue::timeout);
   if (items.empty()) return;
   Finding& f = b.add(Kind::timeout_retransmission, Severity::error, "");
   f.impact = b.timeouts(streams);
@@ -175,29 +186,6 @@ void unexplained(Builder& b) {
 }
 
 }  // namespace
-
-// NAKs for packets that arrived out of order: the receiver does not place
-// out of order, and every reordering costs a go-back-N.
-void reorder_naks(Builder& b) {
-  std::vector<const Evidence*> items;
-  std::set<uint32_t> streams;
-  const auto [lo, hi] = b.s.evidence.of(Clue::reorder_nak);
-  for (auto it = lo; it != hi; ++it) {
-    items.push_back(&it->second);
-    streams.insert(it->second.streams.begin(), it->second.streams.end());
-  }
-  if (items.empty()) return;
-  Finding& f = b.add(Kind::reorder_nak, Severity::warning, "");
-  f.impact = b.loss(streams);
-  Builder::evidence(f, items, "roce.seq.reorder_nak && " + stream_filter(streams));
-  f.title = "Reordering makes the receiver NAK on " + streams_text(streams) + ": recovery with nothing lost";
-  f.detail = "sequence-error NAKs for packets that had arrived out of order (adaptive routing or packet spraying), "
-             "and the go-back-N resends they forced";
-  f.fix = "The receiving NIC does not place packets out of order, so each reordering costs a NAK and a resend of "
-          "the window: enable out-of-order data placement on the NICs where they support it (the vendor's "
-          "adaptive-routing / out-of-order QP setting), or keep adaptive routing and packet spraying off this "
-          "RoCE priority on the switches.";
-}
 
 void add_loss_findings(Builder& b) {
   reorder_naks(b);
