@@ -35,8 +35,7 @@ void FirstSeenIndex::clear() {
 void RecentPackets::push(const Entry& e) {
   if (ring_.size() < kSize) {
     ring_.push_back(e);
-    used_ = ring_.size();
-    next_ = used_ % kSize;
+    next_ = ring_.size() % kSize;
     return;
   }
   ring_[next_] = e;
@@ -56,7 +55,7 @@ RecentPackets::Entry RecentPackets::Entry::of(const PacketInfo& p) {
 }
 
 const RecentPackets::Entry* RecentPackets::find_same(const Entry& e) const {
-  for (size_t i = 1; i <= used_; ++i) {
+  for (size_t i = 1; i <= ring_.size(); ++i) {
     const Entry& c = ring_[(next_ + ring_.size() - i) % ring_.size()];
     if (c.psn != e.psn || c.opcode != e.opcode || c.payload_len != e.payload_len || c.syndrome != e.syndrome ||
         c.msn != e.msn)
@@ -70,7 +69,6 @@ const RecentPackets::Entry* RecentPackets::find_same(const Entry& e) const {
 
 void RecentPackets::clear() {
   ring_.clear();
-  used_ = 0;
   next_ = 0;
 }
 

@@ -74,7 +74,6 @@ class RecentPackets {
  private:
   std::vector<Entry> ring_;
   size_t next_ = 0;
-  size_t used_ = 0;
 };
 
 }  // namespace roceshark
