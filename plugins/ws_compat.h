@@ -9,6 +9,7 @@
 // no Debian release) gets whichever form its headers declare.
 #pragma once
 #include <epan/epan.h>
+#include <epan/funnel.h>
 #include <epan/packet.h>
 #include <epan/prefs.h>
 #include <epan/proto.h>
@@ -112,6 +113,9 @@ using pref_bool = std::remove_pointer_t<detail::arg_t<4, prefs_register_bool_pre
 // whether the listener was registered. Return tap_init_done() from it.
 using tap_init_result = std::invoke_result_t<stat_tap_init_cb, const char*, void*>;
 constexpr tap_init_result tap_init_done() { return static_cast<tap_init_result>(true); }
+
+// What a funnel text window's button callback returns: gboolean up to 4.0, bool later.
+using funnel_bool = std::invoke_result_t<funnel_bt_cb_t, funnel_text_window_t*, void*>;
 
 }  // namespace roceshark::ws
 

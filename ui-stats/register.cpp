@@ -6,6 +6,7 @@ namespace roceshark::ui_stats {
 void register_tables() {
   register_qp_table();
   register_hop_table();
+  register_triage_window();
 }
 
 }  // namespace roceshark::ui_stats

@@ -6,8 +6,9 @@
 
 namespace roceshark::ui_stats {
 
-void register_tables();     // both below
+void register_tables();     // all below
 void register_hop_table();  // hop_table.cpp
 void register_qp_table();   // qp_table.cpp
+void register_triage_window();  // triage_window.cpp: the RoCE menu
 
 }  // namespace roceshark::ui_stats
