@@ -340,7 +340,7 @@ TEST(Decode, TruncatedAtEveryLayerOfRoceV2) {
   EXPECT_EQ(run(f, 46).packet.point, 3u);
 }
 
-TEST(Decode, TruncatedAetAndTheIpv6Header) {
+TEST(Decode, TruncatedAethAndIpv6Header) {
   expect_cuts(hex(kAckIpv6), {{0, Kind::not_ours, Reason::truncated, "Ethernet header"},
                               {14, Kind::not_ours, Reason::truncated, "IPv6 header"},
                               {54, Kind::not_ours, Reason::truncated, "UDP header"},
