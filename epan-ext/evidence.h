@@ -36,6 +36,7 @@ enum class Clue : uint8_t {
   merged,       // two places recorded as one point: a = point
   duplicate,    // a mirror copy: a = point
   reorder_nak,  // sequence NAK reordering caused, or a resend it forced: a = request flow, b = point
+  ecn_bleached, // ECN cleared between points: a = from, b = to
 };
 
 // A MAC as the key's `c`.

@@ -20,38 +20,6 @@ const char* severity_name(Severity s) {
   return "?";
 }
 
-const char* kind_name(Kind k) {
-  static constexpr const char* kNames[] = {
-      "pfc_storm",
-      "pfc_propagation",
-      "dscp_remarked",
-      "hop_loss",
-      "icrc_bad",
-      "lossy_queue",
-      "dscp_not_lossless",
-      "pcp_mismatch",
-      "inconsistent_marking",
-      "pfc_wrong_class",
-      "ecn_above_xoff",
-      "ce_without_cnp",
-      "ecn_not_capable",
-      "cnp_class",
-      "timeout_retransmission",
-      "reorder_nak",
-      "loss",
-      "nak_error",
-      "microburst",
-      "dcbx_mismatch",
-      "bad_pfc_frames",
-      "clock_skew",
-      "merged_points",
-      "rnr",
-      "mirror_duplicates",
-  };
-  const auto i = static_cast<size_t>(k);
-  return i < std::size(kNames) ? kNames[i] : "?";
-}
-
 namespace detail {
 
 std::string duration(uint64_t ns) {
@@ -71,22 +39,6 @@ std::string streams_text(const std::set<uint32_t>& streams) {
     s += (n++ ? ", " : "") + std::to_string(st);
   }
   return s;
-}
-
-std::string stream_filter(const std::set<uint32_t>& streams) {
-  if (streams.size() == 1) return "roce.qp.stream == " + std::to_string(*streams.begin());
-  std::string s = "roce.qp.stream in {";
-  size_t n = 0;
-  for (uint32_t st : streams) s += (n++ ? ", " : "") + std::to_string(st);
-  return s + "}";
-}
-
-std::string point_filter(const std::set<uint32_t>& points) {
-  if (points.size() == 1) return "roce.point == " + std::to_string(*points.begin());
-  std::string s = "roce.point in {";
-  size_t n = 0;
-  for (uint32_t p : points) s += (n++ ? ", " : "") + std::to_string(p);
-  return s + "}";
 }
 
 std::string Builder::points(const std::set<uint32_t>& ids) const {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "epan-ext/checks.h"
 #include "epan-ext/report_stats.h"
 
 namespace roceshark::triage {
@@ -15,36 +16,11 @@ namespace roceshark::triage {
 enum class Severity : uint8_t { note, warning, error };
 const char* severity_name(Severity s);  // "note", "warning", "error"
 
-// In the order that breaks ties between findings of equal cost: the root
-// cause and the most precise place first.
-enum class Kind : uint8_t {
-  pfc_storm,
-  pfc_propagation,
-  dscp_remarked,
-  hop_loss,
-  icrc_bad,
-  lossy_queue,
-  dscp_not_lossless,
-  pcp_mismatch,
-  inconsistent_marking,
-  pfc_wrong_class,
-  ecn_above_xoff,
-  ce_without_cnp,
-  ecn_not_capable,
-  cnp_class,
-  timeout_retransmission,
-  reorder_nak,
-  loss,
-  nak_error,
-  microburst,
-  dcbx_mismatch,
-  bad_pfc_frames,
-  clock_skew,
-  merged_points,
-  rnr,
-  mirror_duplicates,
-};
-const char* kind_name(Kind k);  // the enumerator's name
+// A finding's kind is its row in the check catalogue (epan-ext/checks.h),
+// whose order breaks ties between findings of equal cost.
+using checks::Kind;
+using checks::kind;
+using checks::kind_name;
 
 // Time the affected QPs spent waiting on the network, QP by QP (each at the
 // point where it shows most), and as a share of all QPs' time in the capture.

@@ -72,8 +72,6 @@ class Builder {
 
 std::string duration(uint64_t ns);  // "4.95 ms", "37.2 us", "850 ns"
 std::string streams_text(const std::set<uint32_t>& streams);  // "stream 0", "streams 0, 2"
-std::string stream_filter(const std::set<uint32_t>& streams);  // "roce.qp.stream in {0, 2}"
-std::string point_filter(const std::set<uint32_t>& points);    // "roce.point == 1"
 
 void add_pfc_findings(Builder& b);
 void add_qos_findings(Builder& b);

@@ -17,7 +17,7 @@ void microbursts(Builder& b) {
   for (const auto& [k, row] : b.s.hops.hops()) {
     if (!row.bursts) continue;
     const std::string hop = b.hop(k.first, k.second);
-    Finding& f = b.add(Kind::microburst, Severity::warning, hop);
+    Finding& f = b.add(kind("microburst"), Severity::warning, hop);
     f.where.hop = hop;
     f.where.point = b.point(k.second);
     f.title = "Microbursts between " + b.point(k.first) + " and " + b.point(k.second) + ": " +
@@ -29,8 +29,8 @@ void microbursts(Builder& b) {
             ": check that ECN marks before the queue builds that far (a lower ECN threshold on that queue), and "
             "spread the load (ECMP hashing over more QPs or source ports).";
     Builder::evidence(f, {find(b, Clue::burst, k.first, k.second)},
-                      "roce.hop.microburst && roce.point == " + std::to_string(k.second) +
-                          " && roce.hop.prev_point == " + std::to_string(k.first));
+                      checks::evidence_filter(f.kind, {{"point", std::to_string(k.second)},
+                                                       {"prev_point", std::to_string(k.first)}}));
   }
 }
 
@@ -46,7 +46,7 @@ void clocks(Builder& b) {
   }
   for (const auto& [k, fr] : frames) {
     const std::string place = b.point(k.first) + "|" + b.point(k.second);
-    Finding& f = b.add(Kind::clock_skew, Severity::warning, place);
+    Finding& f = b.add(kind("clock_skew"), Severity::warning, place);
     f.where.hop = b.hop(k.first, k.second);
     f.title = "Clocks of " + b.point(k.first) + " and " + b.point(k.second) + " disagree";
     f.detail = "traffic both ways, or latencies below zero, show the two points' timestamps are not in sync: "
@@ -60,7 +60,7 @@ void clocks(Builder& b) {
     f.frames.assign(fr.begin(), fr.end());
     if (f.frames.size() > Evidence::kFrames) f.frames.resize(Evidence::kFrames);
     f.evidence = fr.size();
-    f.filter = "roce.hop.clock_skew || roce.hop.latency_ns < 0";
+    f.filter = checks::evidence_filter(f.kind);
   }
 }
 
@@ -68,7 +68,7 @@ void merged(Builder& b) {
   const auto [lo, hi] = b.s.evidence.of(Clue::merged);
   for (auto it = lo; it != hi; ++it) {
     const uint32_t point = std::get<1>(it->first);
-    Finding& f = b.add(Kind::merged_points, Severity::warning, b.point(point));
+    Finding& f = b.add(kind("merged_points"), Severity::warning, b.point(point));
     f.where.point = b.point(point);
     f.title = "Two capture places recorded as one point: " + b.point(point);
     f.detail = "a flow's TTL flips back and forth at this point: its statistics mix two places";
@@ -76,7 +76,7 @@ void merged(Builder& b) {
             "apart with -o roce.point_key:erspan or vlan. A SPAN session mirroring a port's ingress and egress "
             "records two places by design: its copies are told apart as mirror duplicates, but per-point "
             "statistics mix both sides; mirror one direction, or the port on each side, where you can.";
-    Builder::evidence(f, {&it->second}, "roce.point.merged && roce.point == " + std::to_string(point));
+    Builder::evidence(f, {&it->second}, checks::evidence_filter(f.kind, {{"point", std::to_string(point)}}));
   }
 }
 
@@ -84,15 +84,14 @@ void bad_pfc(Builder& b) {
   const auto [lo, hi] = b.s.evidence.of(Clue::bad_pfc);
   for (auto it = lo; it != hi; ++it) {
     const uint32_t point = std::get<1>(it->first);
-    Finding& f = b.add(Kind::bad_pfc_frames, Severity::warning, b.point(point));
+    Finding& f = b.add(kind("bad_pfc_frames"), Severity::warning, b.point(point));
     f.where.point = b.point(point);
     f.title = "Malformed PFC frames at " + b.point(point);
     f.detail = std::to_string(it->second.count) +
                " PFC frames with reserved bits set, to a non-standard address, or truncated";
     f.fix = "Find the sender by its source MAC and update or reconfigure its firmware: receivers may ignore such "
             "pauses (a runt or a wrong address) or act on them differently.";
-    Builder::evidence(f, {&it->second}, "(roce.pfc.reserved_bits || roce.pfc.nonstandard_dst || roce.pfc.truncated)"
-                                        " && roce.point == " + std::to_string(point));
+    Builder::evidence(f, {&it->second}, checks::evidence_filter(f.kind, {{"point", std::to_string(point)}}));
   }
 }
 
@@ -102,7 +101,7 @@ void dcbx(Builder& b) {
       const std::string mac = mac_to_string(e.announcement.mac);
       const std::string place = e.point_name + "|" + mac + "|" + std::to_string(static_cast<int>(d.kind)) + "|" +
                                 std::to_string(d.priority) + "|" + std::to_string(d.dscp);
-      Finding& f = b.add(Kind::dcbx_mismatch, Severity::warning, place);
+      Finding& f = b.add(kind("dcbx_mismatch"), Severity::warning, place);
       f.where.point = e.point_name;
       f.where.mac = mac;
       f.where.priority = d.priority;
@@ -117,7 +116,7 @@ void dcbx(Builder& b) {
                         std::to_string(d.priority) + ").";
       f.frames = {e.first_frame};
       f.evidence = e.repeats;
-      f.filter = "roce.dcbx.finding && eth.src == " + mac;
+      f.filter = checks::evidence_filter(f.kind, {{"mac", mac}});
     }
   }
 }
@@ -125,9 +124,9 @@ void dcbx(Builder& b) {
 void rnr(Builder& b) {
   const auto [items, streams] = b.gather(Clue::rnr);
   if (items.empty()) return;
-  Finding& f = b.add(Kind::rnr, Severity::note, "");
+  Finding& f = b.add(kind("rnr"), Severity::note, "");
   f.impact = b.rnr(streams);
-  Builder::evidence(f, items, "roce.ack.nak == \"RNR\" && " + stream_filter(streams));
+  Builder::evidence(f, items, checks::evidence_filter(f.kind, {{"streams", checks::one_of(streams)}}));
   f.title = "Receiver not ready (RNR NAK) on " + streams_text(streams);
   f.detail = "the receivers had no receive buffer posted; the senders waited " + duration(f.impact.stall_ns) +
              " in RNR timers (an application matter, not the fabric's)";
@@ -147,9 +146,9 @@ void nak_errors(Builder& b) {
   for (const auto& [code, entry] : by_code) {
     const auto nak = static_cast<NakCode>(code);
     const std::string name = nak_name(nak);
-    Finding& f = b.add(Kind::nak_error, Severity::warning, name);
+    Finding& f = b.add(kind("nak_error"), Severity::warning, name);
     f.where.point = b.points(entry.second);
-    Builder::evidence(f, entry.first, "roce.ack.nak == \"" + name + "\"");
+    Builder::evidence(f, entry.first, checks::evidence_filter(f.kind, {{"nak", name}}));
     f.title = "QPs ended by a " + name + " NAK on " + streams_text({f.where.streams.begin(), f.where.streams.end()});
     f.detail = "the responder refused a request and moved the QP to the error state: nothing more flows on it";
     switch (nak) {
@@ -174,14 +173,14 @@ void duplicates(Builder& b) {
   const auto [lo, hi] = b.s.evidence.of(Clue::duplicate);
   for (auto it = lo; it != hi; ++it) {
     const uint32_t point = std::get<1>(it->first);
-    Finding& f = b.add(Kind::mirror_duplicates, Severity::note, b.point(point));
+    Finding& f = b.add(kind("mirror_duplicates"), Severity::note, b.point(point));
     f.where.point = b.point(point);
     f.title = "Mirror copies at " + b.point(point) + ": packets recorded twice";
     f.detail = "the SPAN session records both directions of a port, or two ports, so packets appear twice; "
                "the analysis discounts the copies";
     f.fix = "Mirror one direction per session (or one port) if the copies get in the way; the statistics are not "
             "affected.";
-    Builder::evidence(f, {&it->second}, "roce.seq.duplicate && roce.point == " + std::to_string(point));
+    Builder::evidence(f, {&it->second}, checks::evidence_filter(f.kind, {{"point", std::to_string(point)}}));
   }
 }
 

@@ -10,9 +10,6 @@ namespace {
 
 // roce.seq.retransmission is on every kind of resend, RNR retries too
 // (is_loss_sign in verdict.cpp).
-const char* kLossSigns =
-    "(roce.seq.retransmission || roce.ack.nak == \"PSN sequence error\") && !roce.seq.rnr_retry && "
-    "!roce.seq.reorder_nak";
 
 // mlnx_qos's --pfc argument enabling one priority.
 std::string pfc_vector(uint32_t prio) {
@@ -29,7 +26,7 @@ void lossy_queues(Builder& b) {
     std::vector<const Evidence*> items;
     uint64_t count = 0;
   };
-  const std::set<uint32_t> corrupted = b.streams_of({Kind::icrc_bad});
+  const std::set<uint32_t> corrupted = b.streams_of({kind("icrc_bad")});
   std::map<uint32_t, Priority> by_priority;
   const auto [lo, hi] = b.s.evidence.of(Clue::lossy);
   for (auto it = lo; it != hi; ++it) {
@@ -50,7 +47,7 @@ void lossy_queues(Builder& b) {
     if (st.lost) lost_at.emplace(b.a.flow_stream(k.flow), b.hop(k.from, k.to));
   for (const auto& [prio, p] : by_priority) {
     const std::string where = b.points(p.points);
-    Finding& f = b.add(Kind::lossy_queue, Severity::error, std::to_string(prio));
+    Finding& f = b.add(kind("lossy_queue"), Severity::error, std::to_string(prio));
     f.where.point = where;
     f.where.priority = static_cast<int>(prio);
     for (uint32_t st : p.streams)
@@ -68,8 +65,8 @@ void lossy_queues(Builder& b) {
             ", e.g. map DSCP " + std::to_string(b.lossless_dscp()) + " to priority " +
             std::to_string(b.policy.dscp_priority[static_cast<size_t>(b.lossless_dscp())]) +
             "); check whether a firmware upgrade or reboot reset the switch QoS maps.";
-    Builder::evidence(f, p.items, point_filter(p.points) + " && roce.priority == " + std::to_string(prio) + " && (" +
-                                      kLossSigns + ")");
+    Builder::evidence(f, p.items, checks::evidence_filter(f.kind, {{"points", checks::one_of(p.points)},
+                                                                   {"priority", std::to_string(prio)}}));
   }
 }
 
@@ -88,7 +85,7 @@ void hop_losses(Builder& b) {
   }
   for (const auto& [k, h] : hops) {
     const std::string hop = b.hop(k.first, k.second);
-    Finding& f = b.add(Kind::hop_loss, Severity::error, hop);
+    Finding& f = b.add(kind("hop_loss"), Severity::error, hop);
     f.where.hop = hop;
     f.where.point = b.point(k.first);
     f.where.streams.assign(h.streams.begin(), h.streams.end());
@@ -103,7 +100,7 @@ void hop_losses(Builder& b) {
     f.frames.assign(h.frames.begin(), h.frames.end());
     if (f.frames.size() > Evidence::kFrames) f.frames.resize(Evidence::kFrames);
     f.evidence = h.lost;
-    f.filter = "roce.hop.lost_after && roce.point == " + std::to_string(k.first);
+    f.filter = checks::evidence_filter(f.kind, {{"point", std::to_string(k.first)}});
   }
 }
 
@@ -114,10 +111,10 @@ void corruption(Builder& b) {
   for (const auto& [point, items] : by_point) {
     std::set<uint32_t> streams;
     for (const Evidence* e : items) streams.insert(e->streams.begin(), e->streams.end());
-    Finding& f = b.add(Kind::icrc_bad, Severity::error, b.point(point));
+    Finding& f = b.add(kind("icrc_bad"), Severity::error, b.point(point));
     f.where.point = b.point(point);
     f.impact = b.loss(streams);
-    Builder::evidence(f, items, "roce.icrc_bad && roce.point == " + std::to_string(point));
+    Builder::evidence(f, items, checks::evidence_filter(f.kind, {{"point", std::to_string(point)}}));
     f.title = "Corrupted RoCE packets (bad ICRC) at " + b.point(point);
     f.detail = std::to_string(f.evidence) + " packets of " + streams_text(streams) +
                " arrive with a wrong ICRC; the receiver drops them silently";
@@ -132,9 +129,9 @@ void corruption(Builder& b) {
 void reorder_naks(Builder& b) {
   const auto [items, streams] = b.gather(Clue::reorder_nak);
   if (items.empty()) return;
-  Finding& f = b.add(Kind::reorder_nak, Severity::warning, "");
+  Finding& f = b.add(kind("reorder_nak"), Severity::warning, "");
   f.impact = b.loss(streams);
-  Builder::evidence(f, items, "roce.seq.reorder_nak && " + stream_filter(streams));
+  Builder::evidence(f, items, checks::evidence_filter(f.kind, {{"streams", checks::one_of(streams)}}));
   f.title = "Reordering makes the receiver NAK on " + streams_text(streams) + ": recovery with nothing lost";
   f.detail = "sequence-error NAKs for packets that had arrived out of order (adaptive routing or packet spraying), "
              "and the go-back-N resends they forced";
@@ -147,9 +144,9 @@ void reorder_naks(Builder& b) {
 void timeouts(Builder& b) {
   const auto [items, streams] = b.gather(Clue::timeout);
   if (items.empty()) return;
-  Finding& f = b.add(Kind::timeout_retransmission, Severity::error, "");
+  Finding& f = b.add(kind("timeout_retransmission"), Severity::error, "");
   f.impact = b.timeouts(streams);
-  Builder::evidence(f, items, "roce.seq.timeout_retransmission && " + stream_filter(streams));
+  Builder::evidence(f, items, checks::evidence_filter(f.kind, {{"streams", checks::one_of(streams)}}));
   f.title = "Transport timer retransmissions on " + streams_text(streams);
   f.detail = "losses no NAK reported (tail drops, lost ACKs or NAKs, or a pause longer than the timer): the QPs "
              "sat idle " + duration(f.impact.timeout_ns) + " waiting for the timer";
@@ -161,8 +158,8 @@ void timeouts(Builder& b) {
 
 void unexplained(Builder& b) {
   const std::set<uint32_t> explained =
-      b.streams_of({Kind::lossy_queue, Kind::dscp_not_lossless, Kind::dscp_remarked, Kind::pcp_mismatch,
-                    Kind::inconsistent_marking, Kind::hop_loss, Kind::icrc_bad});
+      b.streams_of({kind("lossy_queue"), kind("dscp_not_lossless"), kind("dscp_remarked"), kind("pcp_mismatch"),
+                    kind("inconsistent_marking"), kind("hop_loss"), kind("icrc_bad")});
   // The loss signs the engine gave (is_loss_sign), on streams nothing above explains.
   std::set<uint32_t> streams;
   std::vector<const Evidence*> items;
@@ -174,10 +171,10 @@ void unexplained(Builder& b) {
     if (unexplained) items.push_back(&it->second);
   }
   if (streams.empty()) return;
-  Finding& f = b.add(Kind::loss, Severity::error, "");
+  Finding& f = b.add(kind("loss"), Severity::error, "");
   f.where.streams.assign(streams.begin(), streams.end());
   f.impact = b.loss(streams);
-  Builder::evidence(f, items, stream_filter(streams) + " && (" + kLossSigns + ")");
+  Builder::evidence(f, items, checks::evidence_filter(f.kind, {{"streams", checks::one_of(streams)}}));
   f.title = "Packet loss and go-back-N recovery on " + streams_text(streams) + ", cause not seen in this capture";
   f.detail = "sequence-error NAKs and resends with no lossy class, rewrite or corruption to explain them";
   f.fix = "Something on the path drops RoCE in its lossless class: read the discard counters of the switches on "

@@ -16,9 +16,9 @@ struct Row {
     l.point = point, l.mac = mac, l.priority = row.priority;
     return l;
   }
-  std::string filter(const char* flag) const {
-    return std::string(flag) + " && roce.point == " + std::to_string(row.point) + " && eth.src == " + mac +
-           " && roce.pfc.priority == " + std::to_string(row.priority);
+  std::string filter(Kind k) const {
+    return checks::evidence_filter(k, {{"point", std::to_string(row.point)}, {"mac", mac},
+                                       {"priority", std::to_string(row.priority)}});
   }
 };
 
@@ -52,7 +52,7 @@ void storm(Builder& b, const Row& r, const std::vector<pfc::Episode>& eps) {
     longest = std::max(longest, e.end_ns - e.start_ns);
   }
   if (!storms) return;
-  Finding& f = b.add(Kind::pfc_storm, Severity::error, r.place);
+  Finding& f = b.add(kind("pfc_storm"), Severity::error, r.place);
   f.where = r.where();
   const auto held = held_streams(b, r.row);
   f.where.streams.assign(held.begin(), held.end());
@@ -73,14 +73,14 @@ void storm(Builder& b, const Row& r, const std::vector<pfc::Episode>& eps) {
     f.fix = "This storm is the one at " + b.points(from) + " backing up (see the pause propagation finding): fix "
             "that one first. " + f.fix;
   }
-  Builder::evidence(f, {find(b, Clue::storm, r.row)}, r.filter("roce.pfc.storm"));
+  Builder::evidence(f, {find(b, Clue::storm, r.row)}, r.filter(f.kind));
 }
 
 // Pauses that follow a storm elsewhere start without ECN because the storm
 // backs up into them, not because of this queue's thresholds.
 void no_ecn(Builder& b, const Row& r) {
   if (!r.row.no_ecn || r.row.propagated) return;
-  Finding& f = b.add(Kind::ecn_above_xoff, Severity::warning, r.place);
+  Finding& f = b.add(kind("ecn_above_xoff"), Severity::warning, r.place);
   f.where = r.where();
   const auto held = held_streams(b, r.row);
   f.where.streams.assign(held.begin(), held.end());
@@ -94,14 +94,14 @@ void no_ecn(Builder& b, const Row& r) {
           std::to_string(r.row.priority) + " queue on the switch port towards " + r.mac +
           " below that queue's PFC XOFF threshold, so DCQCN slows the senders before PFC has to pause the link; "
           "check that ECN marking is enabled on that queue and DCQCN on the NICs.";
-  Builder::evidence(f, {find(b, Clue::no_ecn, r.row)}, r.filter("roce.pfc.no_ecn"));
+  Builder::evidence(f, {find(b, Clue::no_ecn, r.row)}, r.filter(f.kind));
 }
 
 void propagation(Builder& b, const Row& r) {
   if (!r.row.propagated) return;
   const std::set<uint32_t> from = origins(b, r.row);
   const std::string origin = b.points(from);
-  Finding& f = b.add(Kind::pfc_propagation, Severity::error, r.place);
+  Finding& f = b.add(kind("pfc_propagation"), Severity::error, r.place);
   f.where = r.where();
   if (!from.empty()) f.where.hop = b.point(*from.begin()) + " -> " + r.point;
   const auto held = held_streams(b, r.row);
@@ -115,12 +115,12 @@ void propagation(Builder& b, const Row& r) {
           " first (see its finding); the pauses here are its head-of-line blocking spreading. Enable the PFC "
           "watchdog at the storm's port, and check that the PFC headroom of the ports between is sized for the "
           "cable length.";
-  Builder::evidence(f, {find(b, Clue::propagation, r.row)}, r.filter("roce.pfc.propagation"));
+  Builder::evidence(f, {find(b, Clue::propagation, r.row)}, r.filter(f.kind));
 }
 
 void wrong_class(Builder& b, const Row& r) {
   if (!r.row.wrong_class) return;
-  Finding& f = b.add(Kind::pfc_wrong_class, Severity::warning, r.place);
+  Finding& f = b.add(kind("pfc_wrong_class"), Severity::warning, r.place);
   f.where = r.where();
   f.title = "PFC on priority " + std::to_string(r.row.priority) + " at " + r.point +
             ", while RoCE runs on priorities without PFC";
@@ -130,7 +130,7 @@ void wrong_class(Builder& b, const Row& r) {
           ") on both ends of the " + r.point + " link, and disable it on priority " +
           std::to_string(r.row.priority) + " unless another lossless class needs it; or fix the DSCP-to-priority "
           "map so RoCE lands in the PFC class.";
-  Builder::evidence(f, {find(b, Clue::wrong_class, r.row)}, r.filter("roce.pfc.wrong_class"));
+  Builder::evidence(f, {find(b, Clue::wrong_class, r.row)}, r.filter(f.kind));
 }
 
 }  // namespace

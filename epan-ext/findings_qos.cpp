@@ -66,10 +66,10 @@ std::string rewritten_before(const Builder& b, const Failing& f) {
   return {};
 }
 
-Finding& open(Builder& b, Kind k, Severity sev, const Failing& f, Check c) {
+Finding& open(Builder& b, Kind k, Severity sev, const Failing& f) {
   Finding& x = b.add(k, sev, b.points(f.points));
   x.where.point = b.points(f.points);
-  Builder::evidence(x, f.items, std::string("roce.qos.") + qos::check_name(c) + " && " + point_filter(f.points));
+  Builder::evidence(x, f.items, checks::evidence_filter(k, {{"points", checks::one_of(f.points)}}));
   return x;
 }
 
@@ -84,7 +84,7 @@ void lossy_class(Builder& b, const Failing& fl) {
   const int value = by_pcp ? dominant(m.pcp, [&](int v) { return !b.policy.lossless(static_cast<uint8_t>(v < 0 ? 0 : v)); })
                            : dominant(m.dscp, [&](int v) { return !b.policy.lossless(b.policy.dscp_priority[v & 63]); });
   const int prio = by_pcp ? std::max(value, 0) : (value >= 0 ? b.policy.dscp_priority[value & 63] : -1);
-  Finding& f = open(b, Kind::dscp_not_lossless, Severity::error, fl, Check::dscp_not_lossless);
+  Finding& f = open(b, kind("dscp_not_lossless"), Severity::error, fl);
   if (!by_pcp && value >= 0) f.where.dscp = value;
   f.where.priority = prio;
   f.impact = b.loss(fl.streams);
@@ -116,7 +116,7 @@ void pcp_mismatch(Builder& b, const Failing& fl) {
   const int pcp = dominant(m.pcp, [](int) { return true; });
   const int dscp = dominant(m.dscp, [](int) { return true; });
   const int want = dscp >= 0 ? b.policy.dscp_priority[dscp & 63] : -1;
-  Finding& f = open(b, Kind::pcp_mismatch, Severity::warning, fl, Check::pcp_mismatch);
+  Finding& f = open(b, kind("pcp_mismatch"), Severity::warning, fl);
   f.where.dscp = dscp;
   f.where.priority = pcp;
   f.impact = b.loss(fl.streams);
@@ -135,7 +135,7 @@ void pcp_mismatch(Builder& b, const Failing& fl) {
 }
 
 void ecn_off(Builder& b, const Failing& fl) {
-  Finding& f = open(b, Kind::ecn_not_capable, Severity::warning, fl, Check::ecn_not_capable);
+  Finding& f = open(b, kind("ecn_not_capable"), Severity::warning, fl);
   f.impact = b.pause(fl.streams);
   f.title = "RoCE data without ECN (Not-ECT) at " + b.points(fl.points);
   f.detail = std::to_string(fl.count) + " packets of " + streams_text(fl.streams) +
@@ -147,7 +147,7 @@ void ecn_off(Builder& b, const Failing& fl) {
 
 void cnp_class(Builder& b, const Failing& fl) {
   const Marking m = marking(b, fl);
-  Finding& f = open(b, Kind::cnp_class, Severity::warning, fl, Check::cnp_class);
+  Finding& f = open(b, kind("cnp_class"), Severity::warning, fl);
   const int dscp = dominant(m.cnp_dscp, [&](int v) { return v != b.policy.cnp_dscp; });
   if (dscp >= 0) f.where.dscp = dscp;
   std::string seen = values(m.cnp_dscp, "DSCP ");
@@ -164,7 +164,7 @@ void cnp_class(Builder& b, const Failing& fl) {
 
 void inconsistent(Builder& b, const Failing& fl) {
   const Marking m = marking(b, fl);
-  Finding& f = open(b, Kind::inconsistent_marking, Severity::warning, fl, Check::inconsistent_marking);
+  Finding& f = open(b, kind("inconsistent_marking"), Severity::warning, fl);
   f.impact = b.loss(fl.streams);
   f.title = "RoCE marking changes during the capture at " + b.points(fl.points) + " (" + values(m.dscp, "DSCP ") + ")";
   f.detail = std::to_string(fl.count) + " packets of " + streams_text(fl.streams) +
@@ -225,7 +225,7 @@ void remarks(Builder& b) {
       if (what.find(one) == std::string::npos) what += (what.empty() ? "" : "; ") + one;
     }
     const std::string hop = b.hop(k.first, k.second);
-    Finding& f = b.add(Kind::dscp_remarked, into_lossy ? Severity::error : Severity::warning, hop);
+    Finding& f = b.add(kind("dscp_remarked"), into_lossy ? Severity::error : Severity::warning, hop);
     f.where.hop = hop;
     f.where.point = b.point(k.second);
     f.where.dscp = h.changes.front().new_dscp;
@@ -240,8 +240,8 @@ void remarks(Builder& b) {
             "default), a QoS or ACL rewrite rule, or QoS maps reset by a firmware upgrade or reboot. Set the ports "
             "between to trust DSCP and remove the rewrite, so RoCE keeps DSCP " + std::to_string(d) +
             " (priority " + std::to_string(b.policy.dscp_priority[static_cast<size_t>(d)]) + ", lossless) end to end.";
-    Builder::evidence(f, h.items, "roce.hop.remarked && roce.point == " + std::to_string(k.second) +
-                                      " && roce.hop.prev_point == " + std::to_string(k.first));
+    Builder::evidence(f, h.items, checks::evidence_filter(f.kind, {{"point", std::to_string(k.second)},
+                                                                   {"prev_point", std::to_string(k.first)}}));
   }
 }
 
@@ -271,12 +271,12 @@ void ce_without_cnp(Builder& b) {
   }
   for (const auto& [addr, r] : by_receiver) {
     const bool partly = answers.contains(addr);
-    Finding& f = b.add(Kind::ce_without_cnp, Severity::warning, addr);
+    Finding& f = b.add(kind("ce_without_cnp"), Severity::warning, addr);
     f.where.point = b.points(r.points);
     f.impact = b.pause(r.streams);
     Builder::evidence(f, r.items,
-                      stream_filter(r.streams) + " && " + point_filter(r.points) +
-                          " && roce.role == \"request\" && (ip.dsfield.ecn == 3 || ipv6.tclass.ecn == 3)");
+                      checks::evidence_filter(f.kind, {{"streams", checks::one_of(r.streams)},
+                                                       {"points", checks::one_of(r.points)}}));
     f.title = "ECN-CE marks but no CNP from receiver " + addr +
               (partly ? " on " + streams_text(r.streams) + " (it answers its other QPs)"
                       : " (its DCQCN notification point is off)");
@@ -293,10 +293,41 @@ void ce_without_cnp(Builder& b) {
   }
 }
 
+// A hop that clears ECN: CE marks upstream never reach the receiver, or
+// ECT packets cannot be marked downstream, so congestion ends in pauses.
+void bleaching(Builder& b) {
+  std::map<std::pair<uint32_t, uint32_t>, std::pair<std::vector<const Evidence*>, std::set<uint32_t>>> hops;
+  const auto [lo, hi] = b.s.evidence.of(Clue::ecn_bleached);
+  for (auto it = lo; it != hi; ++it) {
+    auto& [items, streams] = hops[{std::get<1>(it->first), std::get<2>(it->first)}];
+    items.push_back(&it->second);
+    streams.insert(it->second.streams.begin(), it->second.streams.end());
+  }
+  for (const auto& [k, h] : hops) {
+    const auto& [items, streams] = h;
+    const std::string hop = b.hop(k.first, k.second);
+    Finding& f = b.add(kind("ecn_bleached"), Severity::warning, hop);
+    f.where.hop = hop;
+    f.where.point = b.point(k.second);
+    f.impact = b.pause(streams);
+    Builder::evidence(f, items, checks::evidence_filter(f.kind, {{"point", std::to_string(k.second)},
+                                                                {"prev_point", std::to_string(k.first)}}));
+    f.title = "ECN cleared between " + b.point(k.first) + " and " + b.point(k.second);
+    f.detail = std::to_string(f.evidence) + " packets of " + streams_text(streams) + " were ECN-capable or CE at " +
+               b.point(k.first) + " and arrive at " + b.point(k.second) +
+               " without it: congestion marks are lost, so receivers send no CNPs";
+    f.fix = "A device between " + b.point(k.first) + " and " + b.point(k.second) +
+            " resets the ECN bits of RoCE: a QoS or ACL policy rewriting the whole traffic class (not only DSCP), "
+            "or ECN disabled on a tunnel or router hop. Keep the ECN field end to end, so DCQCN slows senders "
+            "down before PFC has to pause them.";
+  }
+}
+
 }  // namespace
 
 void add_qos_findings(Builder& b) {
   remarks(b);
+  bleaching(b);
   checks(b);
   ce_without_cnp(b);
 }

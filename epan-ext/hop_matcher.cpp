@@ -127,7 +127,11 @@ std::optional<HopVerdict> HopMatcher::match(uint64_t id, uint32_t flow, uint32_t
   v.ttl_delta = static_cast<int16_t>(c.ttl - prev->ttl);
   v.prev_dscp = prev->dscp;
   v.prev_pcp = prev->pcp;
+  v.prev_ecn = prev->ecn;
   v.remarked = c.dscp != prev->dscp || c.pcp != prev->pcp;
+  // A device that clears ECN hides congestion: no CE reaches the receiver,
+  // no CNP the sender, and DCQCN never slows down.
+  v.ecn_bleached = (prev->ecn != 0 && c.ecn == 0) || (prev->ecn == 3 && c.ecn != 3);
   v.ce_set = c.ecn == 3 && prev->ecn != 3;
   v.negative = v.latency_ns < 0;
   learn_path(paths_[flow], prev->point, c.point);
@@ -146,6 +150,8 @@ std::optional<HopVerdict> HopMatcher::match(uint64_t id, uint32_t flow, uint32_t
   h.negative_reported |= v.negative;
   v.remark_first = v.remarked && !h.remark_reported;
   h.remark_reported |= v.remarked;
+  v.bleach_first = v.ecn_bleached && !h.bleach_reported;
+  h.bleach_reported |= v.ecn_bleached;
   v.microburst = v.queue_ns > cfg_.microburst_ns;
   v.burst_start = v.microburst && !h.in_burst;
   h.in_burst = v.microburst;

@@ -59,12 +59,15 @@ struct HopVerdict {
   int16_t ttl_delta = 0;    // TTL here minus TTL there
   uint8_t prev_dscp = 0;
   int8_t prev_pcp = -1;
+  uint8_t prev_ecn = 0;
   bool remarked = false;    // DSCP or PCP differs from the previous point
+  bool ecn_bleached = false;  // ECN-capable there and Not-ECT here, or CE there and not here
   bool ce_set = false;      // ECN-CE here, not there
   bool microburst = false;  // queue above roce.microburst_us
   bool burst_start = false; // the first packet of such a burst on this hop
   bool negative = false;    // latency below zero: clocks not synced
   bool remark_first = false;   // first remark on this hop and flow: the expert info
+  bool bleach_first = false;   // first ECN bleaching on this hop and flow
   bool negative_first = false; // first negative latency on this hop
   uint32_t first_point = 0;    // the most upstream point that saw this transmission
   int64_t e2e_ns = 0;          // from there to here
@@ -91,7 +94,7 @@ struct HopState {
   uint32_t first_reorder_frame = 0;  // downstream frame of the first
   std::set<uint32_t> lost_frames;    // upstream frames still taken as lost (losses are rare)
   // Expert infos once per hop, and whether a burst is under way.
-  bool in_burst = false, remark_reported = false, negative_reported = false;
+  bool in_burst = false, remark_reported = false, negative_reported = false, bleach_reported = false;
 };
 
 class HopMatcher {

@@ -6,7 +6,6 @@
 namespace roceshark::hop {
 namespace {
 
-using Col = TextTable::Column;
 constexpr auto kLeft = TextTable::Align::left;
 using cell::num;
 

@@ -186,7 +186,7 @@ void write_qos(JsonWriter& w, const qos::QosStats& s, const Analyzer& a) {
   }
   w.end_array().key("violations").begin_array();
   for (const auto& [k, v] : s.violations()) {
-    w.begin_object().field("check", std::string("roce.qos.") + qos::check_name(std::get<0>(k)))
+    w.begin_object().field("check", std::string(checks::row(qos::kind_of(std::get<0>(k))).fields[0].abbrev))
         .field("point", v.point_name).field("stream", v.stream);
     flow(w, v.flow);
     w.field("first_frame", v.first_frame).field("packets", v.packets).end_object();

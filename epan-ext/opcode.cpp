@@ -14,14 +14,6 @@ enum Op : uint8_t {
   kAck, kAtomicAck, kCmpSwap, kFetchAdd, kResv21, kSendLastInv, kSendOnlyInv,
 };
 
-constexpr std::array<const char*, 24> kNames = {
-    "SEND First", "SEND Middle", "SEND Last", "SEND Last with Immediate", "SEND Only",
-    "SEND Only with Immediate", "RDMA WRITE First", "RDMA WRITE Middle", "RDMA WRITE Last",
-    "RDMA WRITE Last with Immediate", "RDMA WRITE Only", "RDMA WRITE Only with Immediate",
-    "RDMA READ Request", "RDMA READ Response First", "RDMA READ Response Middle",
-    "RDMA READ Response Last", "RDMA READ Response Only", "Acknowledge", "ATOMIC Acknowledge",
-    "CmpSwap", "FetchAdd", "Reserved", "SEND Last with Invalidate", "SEND Only with Invalidate"};
-
 // Header sizes in bytes (IBA vol. 1 ch. 9.2-9.3).
 constexpr uint8_t kBth = 12, kReth = 16, kAeth = 4, kImm = 4, kIeth = 4, kAtomicEth = 28, kAtomicAckEth = 8,
                   kDeth = 8, kXrceth = 4, kCnpReserved = 16, kIcrc = 4;
@@ -104,14 +96,6 @@ OpcodeInfo classify_opcode(uint8_t opcode) { return kInfo[opcode]; }
 uint32_t payload_length(uint8_t opcode, uint32_t transport_len, uint8_t pad_count) {
   const uint32_t overhead = classify_opcode(opcode).header_bytes + uint32_t{pad_count} + kIcrc;
   return transport_len > overhead ? transport_len - overhead : 0;
-}
-
-const char* opcode_name(uint8_t opcode) {
-  if (opcode == kOpcodeCnp) return "CNP";
-  const Transport t = transport_of(opcode);
-  if (t == Transport::ud) return (opcode & 0x1F) == kSendOnlyImm ? "UD SEND Only with Immediate" : "UD SEND Only";
-  if (t == Transport::other || (opcode & 0x1F) >= kNames.size()) return "Unknown";
-  return kNames[opcode & 0x1F];
 }
 
 }  // namespace roceshark

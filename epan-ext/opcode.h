@@ -31,7 +31,6 @@ struct OpcodeInfo {
 };
 
 OpcodeInfo classify_opcode(uint8_t opcode);
-const char* opcode_name(uint8_t opcode);
 // Payload bytes of a packet whose BTH-to-ICRC span is `transport_len`
 // bytes; 0 when the headers alone don't fit.
 uint32_t payload_length(uint8_t opcode, uint32_t transport_len, uint8_t pad_count);

@@ -9,16 +9,13 @@
 namespace roceshark::pfc {
 namespace {
 
-using Col = TextTable::Column;
 constexpr auto kLeft = TextTable::Align::left;
 using cell::num;
 using cell::pct;
 using cell::us;
 
-
-
-
-std::string ms_rel(uint64_t ns, uint64_t origin) { return us(ns >= origin ? ns - origin : 0); }
+// Microseconds since `origin` (the capture start).
+std::string us_since(uint64_t ns, uint64_t origin) { return us(ns >= origin ? ns - origin : 0); }
 
 }  // namespace
 
@@ -46,7 +43,7 @@ std::string format_pfc_report(const PfcStats& stats, const Analyzer& a, const st
       longest = std::max(longest, e.end_ns - e.start_ns);
       if (!e.storm) continue;
       ++nstorms;
-      storms.add_row({point, mac, num(row.priority), ms_rel(e.start_ns, origin), ms_rel(e.end_ns, origin),
+      storms.add_row({point, mac, num(row.priority), us_since(e.start_ns, origin), us_since(e.end_ns, origin),
                       us(e.end_ns - e.start_ns), num(e.frames), num(e.first_frame),
                       e.storm_frame ? num(e.storm_frame) : "-"});
     }

@@ -20,17 +20,6 @@ std::string lossless_text(const Policy& p) {
 
 }  // namespace
 
-const char* check_name(Check c) {
-  switch (c) {
-    case Check::dscp_not_lossless: return "dscp_not_lossless";
-    case Check::pcp_mismatch: return "pcp_mismatch";
-    case Check::ecn_not_capable: return "ecn_not_capable";
-    case Check::cnp_class: return "cnp_class";
-    case Check::inconsistent_marking: return "inconsistent_marking";
-  }
-  return "?";
-}
-
 const char* ecn_name(uint8_t ecn) {
   static const char* const kNames[] = {"Not-ECT", "ECT(1)", "ECT(0)", "CE"};
   return kNames[ecn & 3u];

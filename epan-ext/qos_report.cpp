@@ -9,7 +9,6 @@
 namespace roceshark::qos {
 namespace {
 
-using Col = TextTable::Column;
 constexpr auto kLeft = TextTable::Align::left;
 using cell::num;
 
@@ -94,7 +93,7 @@ std::string violation_section(const QosStats& stats) {
   TextTable t({{"Check", kLeft}, {"Point", kLeft}, {"Stream"}, {"Source", kLeft}, {"Destination", kLeft},
                {"DestQP", kLeft}, {"First frame"}, {"Packets"}});
   for (const auto& [key, v] : stats.violations())
-    t.add_row({std::string("roce.qos.") + check_name(std::get<0>(key)), v.point_name, num(v.stream),
+    t.add_row({std::string(checks::row(kind_of(std::get<0>(key))).fields[0].abbrev), v.point_name, num(v.stream),
                v.flow.src.to_string(), v.flow.dst.to_string(), cell::qp(v.flow.qp), num(v.first_frame),
                num(v.packets)});
   return "\nViolations (per check, capture point and directed flow)\n" + t.render();

@@ -3,14 +3,22 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
+
+#include "epan-ext/checks.h"
 
 namespace roceshark::qos {
 
-// The checks, in filter-name order: roce.qos.<name>.
+// The checks, as bits of a verdict. Their names, fields and expert infos
+// are their catalogue rows' (kind_of).
 enum class Check : uint8_t { dscp_not_lossless, pcp_mismatch, ecn_not_capable, cnp_class, inconsistent_marking };
-inline constexpr size_t kChecks = 5;
+inline constexpr checks::Kind kCheckKinds[] = {checks::kind("dscp_not_lossless"), checks::kind("pcp_mismatch"),
+                                               checks::kind("ecn_not_capable"), checks::kind("cnp_class"),
+                                               checks::kind("inconsistent_marking")};
+inline constexpr size_t kChecks = std::size(kCheckKinds);
+constexpr checks::Kind kind_of(Check c) { return kCheckKinds[static_cast<size_t>(c)]; }
 constexpr uint8_t bit(Check c) { return static_cast<uint8_t>(1u << static_cast<unsigned>(c)); }
-const char* check_name(Check c);  // "dscp_not_lossless", ...
+inline const char* check_name(Check c) { return checks::kind_name(kind_of(c)); }  // "dscp_not_lossless", ...
 
 struct QosVerdict {
   uint8_t failed = 0;           // bit(Check) for every check this packet fails

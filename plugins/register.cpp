@@ -78,18 +78,10 @@ void register_fields() {
                            "The PSN this point expected next on this flow", HFILL}},
       {&ids.gap, {"Missing PSNs", "roce.seq.gap", FT_UINT32, BASE_DEC, nullptr, 0,
                   "PSNs skipped at this point before this packet", HFILL}},
-      {&ids.retransmission, {"Retransmission", "roce.seq.retransmission", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
-                             "PSN already seen, or behind the highest PSN seen, at this point", HFILL}},
       {&ids.gbn_resend, {"Go-back-N resend", "roce.seq.gbn_resend", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
                          "Resent after a PSN sequence error NAK", HFILL}},
-      {&ids.timeout_retransmission, {"Timeout retransmission", "roce.seq.timeout_retransmission", FT_BOOLEAN,
-                                     BASE_NONE, TFS(&kPresent), 0,
-                                     "Resent with no NAK before it, after a quiet period (roce.timeout_us)", HFILL}},
       {&ids.rnr_retry, {"RNR retry", "roce.seq.rnr_retry", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
                         "Resent after an RNR NAK", HFILL}},
-      {&ids.duplicate, {"Duplicate", "roce.seq.duplicate", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
-                        "The same packet recorded again at this point (mirror artefact), not a retransmission",
-                        HFILL}},
       {&ids.original_frame, {"Original frame", "roce.seq.original_frame", FT_FRAMENUM, BASE_NONE,
                              FRAMENUM_TYPE(FT_FRAMENUM_RETRANS_PREV), 0, "First copy of this PSN at this point",
                              HFILL}},
@@ -114,14 +106,10 @@ void register_fields() {
                         "Nothing in the capture tells a resend from a mirror copy or a late original here; "
                         "counted as a retransmission",
                         HFILL}},
-      {&ids.reorder_nak, {"Caused by reordering", "roce.seq.reorder_nak", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
-                          "A sequence NAK for a PSN that reached this point out of order, or a resend it forced",
-                          HFILL}},
       {&ids.qp_reuse, {"QP reuse", "roce.seq.qp_reuse", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
                        "A new connection on this QP number restarted the PSN sequence", HFILL}},
       {&ids.ack_kind, {"Response", "roce.ack.kind", FT_STRING, BASE_NONE, nullptr, 0,
                        "ACK, NAK, RNR NAK or READ response", HFILL}},
-      {&ids.nak, {"NAK", "roce.ack.nak", FT_STRING, BASE_NONE, nullptr, 0, "NAK code", HFILL}},
       {&ids.rnr_timer_us, {"RNR timer (us)", "roce.ack.rnr_timer_us", FT_UINT32, BASE_DEC, nullptr, 0,
                            "How long the requester must wait before retrying", HFILL}},
       {&ids.dup_ack, {"Duplicate ACK", "roce.ack.duplicate", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
@@ -142,27 +130,16 @@ void register_fields() {
                    "BTH Backward Explicit Congestion Notification", HFILL}},
       {&ids.icrc_status, {"ICRC", "roce.icrc_status", FT_STRING, BASE_NONE, nullptr, 0,
                           "good, bad, not captured, or unchecked", HFILL}},
-      {&ids.icrc_bad, {"ICRC bad", "roce.icrc_bad", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
-                       "The invariant CRC does not match: corrupted on a link", HFILL}},
       {&ids.icrc_computed, {"ICRC computed", "roce.icrc_computed", FT_UINT32, BASE_HEX, nullptr, 0,
                             "The ICRC this packet should carry (wire byte order)", HFILL}},
   };
   static gint* ett[] = {&ids.ett_roce, &ids.ett_seq, &ids.ett_ack};
   static ei_register_info ei[] = {
       {&ids.ei_gap, {"roce.seq.gap.expert", PI_SEQUENCE, PI_WARN, "PSN gap: packets missing at this point", EXPFILL}},
-      {&ids.ei_retransmission, {"roce.seq.retransmission.expert", PI_SEQUENCE, PI_NOTE, "Retransmission", EXPFILL}},
       {&ids.ei_gbn, {"roce.seq.gbn_resend.expert", PI_SEQUENCE, PI_NOTE, "Go-back-N resend after NAK", EXPFILL}},
-      {&ids.ei_timeout, {"roce.seq.timeout_retransmission.expert", PI_SEQUENCE, PI_WARN,
-                         "Timeout retransmission", EXPFILL}},
       {&ids.ei_rnr_retry, {"roce.seq.rnr_retry.expert", PI_SEQUENCE, PI_NOTE, "Retry after RNR NAK", EXPFILL}},
-      {&ids.ei_duplicate, {"roce.seq.duplicate.expert", PI_SEQUENCE, PI_NOTE,
-                           "Duplicate: same packet recorded twice", EXPFILL}},
-      {&ids.ei_nak, {"roce.ack.nak.expert", PI_SEQUENCE, PI_WARN, "NAK: PSN sequence error", EXPFILL}},
-      {&ids.ei_nak_error, {"roce.ack.nak_error.expert", PI_RESPONSE_CODE, PI_ERROR, "NAK error", EXPFILL}},
-      {&ids.ei_rnr_nak, {"roce.ack.rnr_nak.expert", PI_SEQUENCE, PI_WARN, "RNR NAK", EXPFILL}},
       {&ids.ei_dup_ack, {"roce.ack.duplicate.expert", PI_SEQUENCE, PI_NOTE, "Duplicate ACK", EXPFILL}},
       {&ids.ei_cnp, {"roce.cnp.expert", PI_SEQUENCE, PI_CHAT, "Congestion Notification Packet", EXPFILL}},
-      {&ids.ei_icrc_bad, {"roce.icrc_bad.expert", PI_CHECKSUM, PI_ERROR, "Bad ICRC", EXPFILL}},
       {&ids.ei_icrc_unchecked, {"roce.icrc_unchecked.expert", PI_CHECKSUM, PI_CHAT,
                                 "ICRC not captured (snaplen): not checked on this flow", EXPFILL}},
       {&ids.ei_out_of_order, {"roce.seq.out_of_order.expert", PI_SEQUENCE, PI_NOTE,
@@ -174,9 +151,6 @@ void register_fields() {
       {&ids.ei_ambiguous, {"roce.seq.ambiguous.expert", PI_SEQUENCE, PI_NOTE,
                            "Ambiguous: a resend, or a mirror copy / late original; the capture cannot tell",
                            EXPFILL}},
-      {&ids.ei_reorder_nak, {"roce.seq.reorder_nak.expert", PI_SEQUENCE, PI_WARN,
-                             "NAK caused by reordering: the receiver does not accept out-of-order packets",
-                             EXPFILL}},
       {&ids.ei_response_gap, {"roce.seq.response_gap.expert", PI_SEQUENCE, PI_WARN,
                               "READ responses missing at this point", EXPFILL}},
       {&ids.ei_qp_reuse, {"roce.seq.qp_reuse.expert", PI_SEQUENCE, PI_NOTE, "QP reuse: new connection", EXPFILL}},
@@ -193,6 +167,7 @@ void register_fields() {
   register_pfc_fields();
   register_qos_fields();
   register_hop_fields();
+  register_check_fields();
 }
 
 void register_preferences() {

@@ -47,6 +47,8 @@ void register_hop_fields();
 void register_hop_preferences(module_t* m);
 void apply_hop_preferences(Config& cfg, PrefErrors& errors);
 
+void register_check_fields();  // the catalogue's fields and expert infos
+
 void register_health_preferences(module_t* m);
 void apply_health_preferences(Config& cfg, PrefErrors& errors);
 

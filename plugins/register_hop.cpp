@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Multi-point fields, expert infos and preferences: capture points, the
-// same packet at several of them, clocks.
-#include <epan/expert.h>
+// Multi-point fields and preferences: capture points, the same packet at
+// several of them, clocks. The checks' fields and expert infos are the
+// catalogue's (register_checks.cpp).
 #include <epan/prefs.h>
 
 #include <string>
@@ -40,38 +40,14 @@ void register_hop_fields() {
                              "From the previous point to this one (clock-corrected with roce.clock:estimate)", HFILL}},
       {&ids.hop_queue_ns, {"Queueing (ns)", "roce.hop.queue_ns", FT_UINT64, BASE_DEC, nullptr, 0,
                            "Hop latency above the hop's minimum so far: time spent queueing", HFILL}},
-      {&ids.hop_remarked, {"Remarked", "roce.hop.remarked", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
-                           "DSCP or PCP differs from the previous point", HFILL}},
       {&ids.hop_ce_set, {"CE set", "roce.hop.ce_set", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
                          "ECN-CE here but not at the previous point: marked in between", HFILL}},
       {&ids.hop_ttl_delta, {"TTL change", "roce.hop.ttl_delta", FT_INT32, BASE_DEC, nullptr, 0,
                             "TTL (hop limit) here minus at the previous point", HFILL}},
-      {&ids.hop_lost_after, {"Lost after this point", "roce.hop.lost_after", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
-                             "Never seen at the next point within roce.match_window_us (known on later passes)",
-                             HFILL}},
-      {&ids.hop_microburst, {"Microburst", "roce.hop.microburst", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
-                             "Queueing above roce.microburst_us on this hop", HFILL}},
-      {&ids.hop_clock_skew, {"Clocks differ", "roce.hop.clock_skew", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
-                             "Traffic both ways proves two points' clocks differ (roce.clock:synced)", HFILL}},
-      {&ids.point_merged, {"Two places at one point", "roce.point.merged", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
-                           "The flow's TTL at this point flips back and forth: two taps merged into one interface",
-                           HFILL}},
-  };
-  static ei_register_info ei[] = {
-      {&ids.ei_hop_lost, {"roce.hop.lost_after.expert", PI_SEQUENCE, PI_WARN, "Lost between points", EXPFILL}},
-      {&ids.ei_hop_remarked, {"roce.hop.remarked.expert", PI_PROTOCOL, PI_WARN, "Remarked between points", EXPFILL}},
-      {&ids.ei_hop_microburst, {"roce.hop.microburst.expert", PI_SEQUENCE, PI_NOTE, "Microburst", EXPFILL}},
-      {&ids.ei_hop_negative, {"roce.hop.negative.expert", PI_SEQUENCE, PI_WARN,
-                              "Negative hop latency: clocks not synced", EXPFILL}},
-      {&ids.ei_hop_clock_skew, {"roce.hop.clock_skew.expert", PI_SEQUENCE, PI_WARN,
-                                "Capture points' clocks differ", EXPFILL}},
-      {&ids.ei_point_merged, {"roce.point.merged.expert", PI_PROTOCOL, PI_WARN,
-                              "Two capture points merged into one", EXPFILL}},
   };
   static gint* ett[] = {&ids.ett_hop};
   proto_register_field_array(ids.proto, hf, array_length(hf));
   proto_register_subtree_array(ett, array_length(ett));
-  expert_register_field_array(expert_register_protocol(ids.proto), ei, array_length(ei));
 }
 
 void register_hop_preferences(module_t* m) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// QoS fields, expert infos and the lossless-policy preferences.
-#include <epan/expert.h>
+// QoS fields and the lossless-policy preferences; the checks' own are the
+// catalogue's (register_checks.cpp).
 #include <epan/prefs.h>
 
 #include <string>
@@ -28,13 +28,6 @@ const char* pref_mode = "configured";
 }  // namespace
 
 void register_qos_fields() {
-  static const char* const kCheckBlurb[] = {
-      "RoCE whose priority under the trust mode is not lossless",
-      "Tagged RoCE whose PCP disagrees with the priority its DSCP maps to",
-      "RoCE data that is not ECN-capable while the policy expects ECN",
-      "CNP not in the CNP class (roce.cnp_dscp, roce.cnp_priority)",
-      "A QP seen with more than one DSCP or PCP at this point",
-  };
   static hf_register_info hf[] = {
       {&ids.qos_priority, {"Priority (QoS)", "roce.qos.priority", FT_UINT8, BASE_DEC, nullptr, 0,
                            "The priority the fabric gives the packet under the trust mode", HFILL}},
@@ -45,42 +38,14 @@ void register_qos_fields() {
                             "Why the PCP check did not run", HFILL}},
       {&ids.qos_learning, {"Learning", "roce.qos.learning", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
                            "Learned mode: too few packets yet to judge", HFILL}},
-      {&ids.qos_check[0], {"DSCP not lossless", "roce.qos.dscp_not_lossless", FT_BOOLEAN, BASE_NONE, TFS(&kPresent),
-                           0, kCheckBlurb[0], HFILL}},
-      {&ids.qos_check[1], {"PCP mismatch", "roce.qos.pcp_mismatch", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
-                           kCheckBlurb[1], HFILL}},
-      {&ids.qos_check[2], {"ECN not capable", "roce.qos.ecn_not_capable", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
-                           kCheckBlurb[2], HFILL}},
-      {&ids.qos_check[3], {"CNP class", "roce.qos.cnp_class", FT_BOOLEAN, BASE_NONE, TFS(&kPresent), 0,
-                           kCheckBlurb[3], HFILL}},
-      {&ids.qos_check[4], {"Inconsistent marking", "roce.qos.inconsistent_marking", FT_BOOLEAN, BASE_NONE,
-                           TFS(&kPresent), 0, kCheckBlurb[4], HFILL}},
       {&ids.dcbx_pfc_enabled, {"DCBX PFC enabled", "roce.dcbx.pfc_enabled", FT_UINT8, BASE_HEX, nullptr, 0,
                                "Priorities this port announces PFC on (bit n = priority n)", HFILL}},
       {&ids.dcbx_app, {"DCBX APP DSCP", "roce.dcbx.app", FT_STRING, BASE_NONE, nullptr, 0,
                        "DSCP to priority entries (APP selector 5) this port announces", HFILL}},
-      {&ids.dcbx_finding, {"DCBX finding", "roce.dcbx.finding", FT_STRING, BASE_NONE, nullptr, 0,
-                           "Where the announcement contradicts the policy or the traffic", HFILL}},
-  };
-  static ei_register_info ei[] = {
-      {&ids.ei_qos[0], {"roce.qos.dscp_not_lossless.expert", PI_PROTOCOL, PI_WARN, "RoCE in a lossy class", EXPFILL}},
-      {&ids.ei_qos[1], {"roce.qos.pcp_mismatch.expert", PI_PROTOCOL, PI_WARN, "PCP and DSCP disagree", EXPFILL}},
-      {&ids.ei_qos[2], {"roce.qos.ecn_not_capable.expert", PI_PROTOCOL, PI_WARN, "RoCE data not ECN-capable",
-                        EXPFILL}},
-      {&ids.ei_qos[3], {"roce.qos.cnp_class.expert", PI_PROTOCOL, PI_WARN, "CNP in the wrong class", EXPFILL}},
-      {&ids.ei_qos[4], {"roce.qos.inconsistent_marking.expert", PI_PROTOCOL, PI_WARN, "Inconsistent marking",
-                        EXPFILL}},
-      {&ids.ei_dcbx[0], {"roce.dcbx.pfc_off.expert", PI_PROTOCOL, PI_WARN, "DCBX: PFC off on the RoCE priority",
-                         EXPFILL}},
-      {&ids.ei_dcbx[1], {"roce.dcbx.app_policy.expert", PI_PROTOCOL, PI_WARN, "DCBX: APP table disagrees with the policy",
-                         EXPFILL}},
-      {&ids.ei_dcbx[2], {"roce.dcbx.app_traffic.expert", PI_PROTOCOL, PI_WARN,
-                         "DCBX: APP table disagrees with the marking seen", EXPFILL}},
   };
   static gint* ett[] = {&ids.ett_qos, &ids.ett_dcbx};
   proto_register_field_array(ids.proto, hf, array_length(hf));
   proto_register_subtree_array(ett, array_length(ett));
-  expert_register_field_array(expert_register_protocol(ids.proto), ei, array_length(ei));
 }
 
 void register_qos_preferences(module_t* m) {

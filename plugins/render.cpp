@@ -12,6 +12,15 @@
 namespace roceshark::glue {
 namespace {
 
+// The catalogue rows this file renders.
+constexpr checks::Kind kMirrorDuplicates = checks::kind("mirror_duplicates");
+constexpr checks::Kind kReorderNak = checks::kind("reorder_nak");
+constexpr checks::Kind kLoss = checks::kind("loss");
+constexpr checks::Kind kTimeoutRetransmission = checks::kind("timeout_retransmission");
+constexpr checks::Kind kRnr = checks::kind("rnr");
+constexpr checks::Kind kNakError = checks::kind("nak_error");
+constexpr checks::Kind kIcrcBad = checks::kind("icrc_bad");
+
 const char* role_name(Role r) {
   switch (r) {
     case Role::request: return "request";
@@ -71,8 +80,8 @@ void render_request(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verd
       break;
     }
     case SeqClass::duplicate: {
-      proto_item* it = add_flag(st, tvb, ids.duplicate);
-      expert_add_info_format(pinfo, it, &ids.ei_duplicate,
+      proto_item* it = add_flag(st, tvb, check_field(kMirrorDuplicates));
+      expert_add_info_format(pinfo, it, check_expert(kMirrorDuplicates),
                              "Duplicate on QP 0x%06x at %s: the same packet recorded twice (mirror), not a resend",
                              qp, point.c_str());
       if (v.original_frame) gen(proto_tree_add_uint(st, ids.original_frame, tvb, 0, 0, v.original_frame));
@@ -84,7 +93,7 @@ void render_request(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verd
                              "not a loss)",
                              qp, point.c_str(), v.pkt.psn, v.gap);
       gen(proto_tree_add_uint(st, ids.reorder_depth, tvb, 0, 0, v.gap));
-      if (v.reorder_nak) add_flag(st, tvb, ids.reorder_nak);
+      if (v.reorder_nak) add_flag(st, tvb, check_field(kReorderNak));
       if (v.nak_frame) gen(proto_tree_add_uint(st, ids.nak_frame, tvb, 0, 0, v.nak_frame));
       break;
     }
@@ -94,9 +103,9 @@ void render_request(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verd
     case SeqClass::read_retry:
     case SeqClass::timeout_retransmission:
     case SeqClass::rnr_retry: {
-      proto_item* it = add_flag(st, tvb, ids.retransmission);
+      proto_item* it = add_flag(st, tvb, check_field(kLoss));
       if (v.seq == SeqClass::retransmission && !v.ambiguous)
-        expert_add_info_format(pinfo, it, &ids.ei_retransmission,
+        expert_add_info_format(pinfo, it, check_expert(kLoss),
                                "Retransmission on QP 0x%06x at %s (no NAK seen, no timeout)", qp, point.c_str());
       if (v.ambiguous)
         expert_add_info_format(pinfo, add_flag(st, tvb, ids.ambiguous), &ids.ei_ambiguous,
@@ -111,13 +120,14 @@ void render_request(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verd
         expert_add_info_format(pinfo, add_flag(st, tvb, ids.read_retry), &ids.ei_read_retry,
                                "READ retry on QP 0x%06x at %s: PSN %u re-issued for responses that did not arrive",
                                qp, point.c_str(), v.pkt.psn);
-      if (v.reorder_nak) add_flag(st, tvb, ids.reorder_nak);
+      if (v.reorder_nak) add_flag(st, tvb, check_field(kReorderNak));
       if (v.seq == SeqClass::gbn_resend)
         expert_add_info_format(pinfo, add_flag(st, tvb, ids.gbn_resend), &ids.ei_gbn,
                                "Go-back-N resend on QP 0x%06x at %s after the NAK in frame %u", qp, point.c_str(),
                                v.nak_frame);
       if (v.seq == SeqClass::timeout_retransmission)
-        expert_add_info_format(pinfo, add_flag(st, tvb, ids.timeout_retransmission), &ids.ei_timeout,
+        expert_add_info_format(pinfo, add_flag(st, tvb, check_field(kTimeoutRetransmission)),
+                               check_expert(kTimeoutRetransmission),
                                "Timeout retransmission on QP 0x%06x at %s after %.1f us without a NAK", qp,
                                point.c_str(), static_cast<double>(v.quiet_ns) / 1000.0);
       if (v.seq == SeqClass::rnr_retry)
@@ -152,31 +162,32 @@ void render_response(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Ver
   proto_item* kind = gen(proto_tree_add_string(t, ids.ack_kind, tvb, 0, 0, response_kind(p, s)));
   proto_tree* at = proto_item_add_subtree(kind, ids.ett_ack);
   if (v.seq == SeqClass::duplicate) {
-    expert_add_info_format(pinfo, add_flag(at, tvb, ids.duplicate), &ids.ei_duplicate,
+    expert_add_info_format(pinfo, add_flag(at, tvb, check_field(kMirrorDuplicates)), check_expert(kMirrorDuplicates),
                            "Duplicate on QP 0x%06x at %s: the same response recorded twice (mirror)", qp,
                            point.c_str());
     gen(proto_tree_add_uint(at, ids.original_frame, tvb, 0, 0, v.original_frame));
     return;
   }
   if (p.has_aeth && s.kind == AckKind::rnr_nak) {
-    proto_item* it = gen(proto_tree_add_string(at, ids.nak, tvb, 0, 0, nak_name(v.nak)));
+    proto_item* it = gen(proto_tree_add_string(at, check_field(kLoss, 1), tvb, 0, 0, nak_name(v.nak)));
     gen(proto_tree_add_uint(at, ids.rnr_timer_us, tvb, 0, 0, rnr_timer_us(s.value)));
-    expert_add_info_format(pinfo, it, &ids.ei_rnr_nak, "RNR NAK on QP 0x%06x at %s: responder not ready, retry in %u us",
-                           qp, point.c_str(), rnr_timer_us(s.value));
+    expert_add_info_format(pinfo, it, check_expert(kRnr),
+                           "RNR NAK on QP 0x%06x at %s: responder not ready, retry in %u us", qp, point.c_str(),
+                           rnr_timer_us(s.value));
   } else if (v.nak == NakCode::psn_sequence_error) {
-    proto_item* it = gen(proto_tree_add_string(at, ids.nak, tvb, 0, 0, nak_name(v.nak)));
+    proto_item* it = gen(proto_tree_add_string(at, check_field(kLoss, 1), tvb, 0, 0, nak_name(v.nak)));
     if (v.reorder_nak)
-      expert_add_info_format(pinfo, add_flag(at, tvb, ids.reorder_nak), &ids.ei_reorder_nak,
+      expert_add_info_format(pinfo, add_flag(at, tvb, check_field(kReorderNak)), check_expert(kReorderNak),
                              "NAK caused by reordering on QP 0x%06x at %s: PSN %u had already arrived here out of "
                              "order; the receiver NAKs reordering (enable out-of-order placement, or keep adaptive "
                              "routing off this priority)",
                              qp, point.c_str(), p.psn);
     else
-      expert_add_info_format(pinfo, it, &ids.ei_nak, "NAK PSN sequence error on QP 0x%06x at %s: a request was lost",
-                             qp, point.c_str());
+      expert_add_info_format(pinfo, it, check_expert(kLoss, 1),
+                             "NAK PSN sequence error on QP 0x%06x at %s: a request was lost", qp, point.c_str());
   } else if (v.nak != NakCode::none) {
-    proto_item* it = gen(proto_tree_add_string(at, ids.nak, tvb, 0, 0, nak_name(v.nak)));
-    expert_add_info_format(pinfo, it, &ids.ei_nak_error, "NAK %s on QP 0x%06x at %s", nak_name(v.nak), qp,
+    proto_item* it = gen(proto_tree_add_string(at, check_field(kLoss, 1), tvb, 0, 0, nak_name(v.nak)));
+    expert_add_info_format(pinfo, it, check_expert(kNakError), "NAK %s on QP 0x%06x at %s", nak_name(v.nak), qp,
                            point.c_str());
   }
   if (v.seq == SeqClass::gap) {
@@ -237,7 +248,7 @@ void render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Verdict& 
 
   gen(proto_tree_add_string(t, ids.icrc_status, tvb, 0, 0, icrc_name(p.icrc)));
   if (p.icrc == IcrcState::bad) {
-    expert_add_info_format(pinfo, add_flag(t, tvb, ids.icrc_bad), &ids.ei_icrc_bad,
+    expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kIcrcBad)), check_expert(kIcrcBad),
                            "Bad ICRC on QP 0x%06x at %s: corrupted before this point (check optics and cabling)", qp,
                            point.c_str());
     if (const auto want = a.icrc_expected(v.frame)) gen(proto_tree_add_uint(t, ids.icrc_computed, tvb, 0, 0, *want));

@@ -13,6 +13,14 @@
 namespace roceshark::glue {
 namespace {
 
+// The catalogue rows this file renders.
+constexpr checks::Kind kDscpRemarked = checks::kind("dscp_remarked");
+constexpr checks::Kind kEcnBleached = checks::kind("ecn_bleached");
+constexpr checks::Kind kMicroburst = checks::kind("microburst");
+constexpr checks::Kind kClockSkew = checks::kind("clock_skew");
+constexpr checks::Kind kMergedPoints = checks::kind("merged_points");
+constexpr checks::Kind kHopLoss = checks::kind("hop_loss");
+
 std::string marking(uint8_t dscp, int pcp) {
   return "DSCP " + std::to_string(dscp) + (pcp >= 0 ? " PCP " + std::to_string(pcp) : std::string(" untagged"));
 }
@@ -31,23 +39,30 @@ void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
     gen(proto_tree_add_uint64(ht, ids.hop_queue_ns, tvb, 0, 0, h->queue_ns));
     gen(proto_tree_add_int(ht, ids.hop_ttl_delta, tvb, 0, 0, h->ttl_delta));
     if (h->remarked) {
-      proto_item* it = add_flag(ht, tvb, ids.hop_remarked);
+      proto_item* it = add_flag(ht, tvb, check_field(kDscpRemarked));
       if (h->remark_first)
-        expert_add_info_format(pinfo, it, &ids.ei_hop_remarked,
+        expert_add_info_format(pinfo, it, check_expert(kDscpRemarked),
                                "Remarked between %s and %s: %s there, %s here (a mid-path device rewrites marking)",
                                prev.c_str(), point.c_str(), marking(h->prev_dscp, h->prev_pcp).c_str(),
                                marking(v.pkt.dscp, v.pkt.pcp).c_str());
     }
     if (h->ce_set) add_flag(ht, tvb, ids.hop_ce_set);
+    if (h->ecn_bleached) {
+      proto_item* it = add_flag(ht, tvb, check_field(kEcnBleached));
+      if (h->bleach_first)
+        expert_add_info_format(pinfo, it, check_expert(kEcnBleached),
+                               "ECN cleared between %s and %s: %s there, %s here (no CNPs: DCQCN cannot slow down)",
+                               prev.c_str(), point.c_str(), qos::ecn_name(h->prev_ecn), qos::ecn_name(v.pkt.ecn));
+    }
     if (h->microburst) {
-      proto_item* it = add_flag(ht, tvb, ids.hop_microburst);
+      proto_item* it = add_flag(ht, tvb, check_field(kMicroburst));
       if (h->burst_start)
-        expert_add_info_format(pinfo, it, &ids.ei_hop_microburst,
+        expert_add_info_format(pinfo, it, check_expert(kMicroburst),
                                "Microburst between %s and %s: %.1f us of queueing above the hop's minimum",
                                prev.c_str(), point.c_str(), static_cast<double>(h->queue_ns) / 1e3);
     }
     if (h->negative_first)
-      expert_add_info_format(pinfo, hi, &ids.ei_hop_negative,
+      expert_add_info_format(pinfo, hi, check_expert(kClockSkew, 1),
                              "Negative hop latency from %s to %s (%.1f us): the points' clocks are not synced; try "
                              "roce.clock:estimate",
                              prev.c_str(), point.c_str(), static_cast<double>(h->latency_ns) / 1e3);
@@ -55,7 +70,7 @@ void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
   for (const hop::HopMatcher::Skew& s : a.hops().skews_at(v.frame)) {
     const auto e = a.hops().clocks().estimate(s.a, s.b);  // so far: final on later passes
     if (!e) continue;
-    expert_add_info_format(pinfo, add_flag(t, tvb, ids.hop_clock_skew), &ids.ei_hop_clock_skew,
+    expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kClockSkew)), check_expert(kClockSkew),
                            "%s's clock is %.2f us (+/- %.2f) %s %s's, as traffic both ways shows: hop latencies "
                            "between them are off by as much; try roce.clock:estimate",
                            a.point_name(e->b).c_str(), std::abs(static_cast<double>(e->offset_ns)) / 1e3,
@@ -63,13 +78,13 @@ void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
                            a.point_name(e->a).c_str());
   }
   if (v.merged_points)
-    expert_add_info_format(pinfo, add_flag(t, tvb, ids.point_merged), &ids.ei_point_merged,
+    expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kMergedPoints)), check_expert(kMergedPoints),
                            "Two places at %s: the TTL of QP 0x%06x flips (now %u). Merge taps with mergecap -I none; "
                            "for mirror sessions on one collector set roce.point_key (erspan, vlan)",
                            point.c_str(), a.flow_key(v.flow).qp, unsigned{v.pkt.ttl});
   // Known once the match window has passed: on later passes (GUI, -2).
   if (a.lost_after(v.frame))
-    expert_add_info_format(pinfo, add_flag(t, tvb, ids.hop_lost_after), &ids.ei_hop_lost,
+    expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kHopLoss)), check_expert(kHopLoss),
                            "Lost after %s: not seen at the next point on its path", point.c_str());
 }
 

@@ -13,6 +13,14 @@
 namespace roceshark::glue {
 namespace {
 
+// The catalogue rows this file renders.
+constexpr checks::Kind kPfcStorm = checks::kind("pfc_storm");
+constexpr checks::Kind kEcnAboveXoff = checks::kind("ecn_above_xoff");
+constexpr checks::Kind kPfcWrongClass = checks::kind("pfc_wrong_class");
+constexpr checks::Kind kPfcPropagation = checks::kind("pfc_propagation");
+constexpr checks::Kind kBadPfcFrames = checks::kind("bad_pfc_frames");
+constexpr checks::Kind kLossyQueue = checks::kind("lossy_queue");
+
 std::string priorities(uint8_t mask) {
   std::string s;
   for (int p = 0; p < 8; ++p)
@@ -39,38 +47,38 @@ void render_pause(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const pfc
     gen(proto_tree_add_uint64(ct, ids.pfc_pause_ns, tvb, 0, 0, v.pause_ns[p]));
     if (v.xon & bit) add_flag(ct, tvb, ids.pfc_xon);
     if (v.storm & bit) {
-      proto_item* si = add_flag(ct, tvb, ids.pfc_storm);
+      proto_item* si = add_flag(ct, tvb, check_field(kPfcStorm));
       if (v.storm_start & bit)
-        expert_add_info_format(pinfo, si, &ids.ei_pfc_storm,
+        expert_add_info_format(pinfo, si, check_expert(kPfcStorm),
                                "PFC storm at %s: %s has paused priority %u for %.1f ms and counting", point.c_str(),
                                mac.c_str(), p, static_cast<double>(a.config().storm_ns) / 1e6);
     }
     if (v.no_ecn & bit) {
-      proto_item* ni = add_flag(ct, tvb, ids.pfc_no_ecn);
+      proto_item* ni = add_flag(ct, tvb, check_field(kEcnAboveXoff));
       if (v.no_ecn_first & bit)
-        expert_add_info_format(pinfo, ni, &ids.ei_pfc_no_ecn,
+        expert_add_info_format(pinfo, ni, check_expert(kEcnAboveXoff),
                                "Pause on priority %u at %s from %s with no ECN-CE or CNP on this link in the %.0f us "
                                "before: the ECN (DCQCN Kmin) threshold is likely above the PFC XOFF threshold",
                                p, point.c_str(), mac.c_str(), static_cast<double>(a.config().ecn_window_ns) / 1e3);
     }
     if (v.wrong_class_first & bit)
-      expert_add_info_format(pinfo, add_flag(ct, tvb, ids.pfc_wrong_class), &ids.ei_pfc_wrong_class,
+      expert_add_info_format(pinfo, add_flag(ct, tvb, check_field(kPfcWrongClass)), check_expert(kPfcWrongClass),
                              "PFC on priority %u at %s (from %s) but RoCE runs on priority %s with no PFC: PFC is "
                              "enabled on the wrong class",
                              p, point.c_str(), mac.c_str(), priorities(v.wrong_class_roce).c_str());
     if (v.propagation & bit) {
-      proto_item* pi = add_flag(ct, tvb, ids.pfc_propagation);
+      proto_item* pi = add_flag(ct, tvb, check_field(kPfcPropagation));
       gen(proto_tree_add_uint(ct, ids.pfc_storm_frame, tvb, 0, 0, v.propagation_frame));
-      expert_add_info_format(pinfo, pi, &ids.ei_pfc_propagation,
+      expert_add_info_format(pinfo, pi, check_expert(kPfcPropagation),
                              "Pause on priority %u at %s follows the PFC storm at %s (frame %u): the pause is "
                              "propagating towards the hosts",
                              p, point.c_str(), a.point_name(v.propagation_point).c_str(), v.propagation_frame);
     }
   }
   if (v.reserved_bits)
-    expert_add_info(pinfo, add_flag(t, tvb, ids.pfc_reserved_bits), &ids.ei_pfc_reserved_bits);
+    expert_add_info(pinfo, add_flag(t, tvb, check_field(kBadPfcFrames)), check_expert(kBadPfcFrames));
   if (v.nonstandard_dst)
-    expert_add_info_format(pinfo, add_flag(t, tvb, ids.pfc_nonstandard_dst), &ids.ei_pfc_nonstandard_dst,
+    expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kBadPfcFrames, 1)), check_expert(kBadPfcFrames, 1),
                            v.ignored && !v.runt
                                ? "PFC frame from %s at %s sent to a multicast address other than 01:80:c2:00:00:01: "
                                  "receivers ignore it, no pause assumed"
@@ -78,11 +86,11 @@ void render_pause(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const pfc
                                  "only by the port with that address",
                            mac.c_str(), point.c_str());
   if (v.runt)
-    expert_add_info_format(pinfo, add_flag(t, tvb, ids.pfc_truncated), &ids.ei_pfc_truncated,
+    expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kBadPfcFrames, 2)), check_expert(kBadPfcFrames, 2),
                            "Runt PFC frame at %s (%u bytes on the wire): receivers discard it, no pause assumed",
                            point.c_str(), pinfo->fd->pkt_len);
   else if (v.truncated)
-    expert_add_info_format(pinfo, add_flag(t, tvb, ids.pfc_truncated), &ids.ei_pfc_truncated,
+    expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kBadPfcFrames, 2)), check_expert(kBadPfcFrames, 2),
                            "PFC frame cut by the snaplen at %s: classes with no captured pause time are ignored",
                            point.c_str());
 }
@@ -102,12 +110,12 @@ void render_packet_pfc(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
                            "counted as held",
                            point.c_str());
   if (p.lossy_first)
-    expert_add_info_format(pinfo, add_flag(t, tvb, ids.pfc_lossy_queue), &ids.ei_pfc_lossy_queue,
+    expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kLossyQueue)), check_expert(kLossyQueue),
                            "RoCE loss on priority %u at %s, and no PFC frame for priority %u seen: RoCE is likely in "
                            "a lossy queue",
                            p.priority, point.c_str(), p.priority);
   if (p.wrong_class_pfc)
-    expert_add_info_format(pinfo, add_flag(t, tvb, ids.pfc_wrong_class), &ids.ei_pfc_wrong_class,
+    expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kPfcWrongClass)), check_expert(kPfcWrongClass),
                            "RoCE on priority %u at %s has no PFC, while PFC pauses priority %s, which carries no "
                            "RoCE: PFC is enabled on the wrong class",
                            p.priority, point.c_str(), priorities(p.wrong_class_pfc).c_str());

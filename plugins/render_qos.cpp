@@ -12,6 +12,12 @@
 #include "plugins/tree_util.h"
 
 namespace roceshark::glue {
+namespace {
+
+// The catalogue rows this file renders.
+constexpr checks::Kind kDcbxMismatch = checks::kind("dcbx_mismatch");
+
+}  // namespace
 
 void render_packet_qos(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verdict& v, const Analyzer& a) {
   if (v.role != Role::request && v.role != Role::response && v.role != Role::cnp) return;
@@ -30,11 +36,12 @@ void render_packet_qos(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
   for (size_t c = 0; c < qos::kChecks; ++c) {
     const auto check = static_cast<qos::Check>(c);
     if (!(q.failed & qos::bit(check))) continue;
-    proto_item* it = add_flag(qt, tvb, ids.qos_check[c]);
+    proto_item* it = add_flag(qt, tvb, check_field(qos::kCheckKinds[c]));
     // Once per (QP, check, point): later packets carry the field only.
     if (q.first & qos::bit(check))
-      expert_add_info_format(pinfo, it, &ids.ei_qos[c], "QoS %s on QP 0x%06x at %s: %s", qos::check_name(check), qp,
-                             point.c_str(), qos::explain(check, m, a.qos().policy()).c_str());
+      expert_add_info_format(pinfo, it, check_expert(qos::kCheckKinds[c]), "QoS %s on QP 0x%06x at %s: %s",
+                             qos::check_name(check), qp, point.c_str(),
+                             qos::explain(check, m, a.qos().policy()).c_str());
   }
 }
 
@@ -48,9 +55,9 @@ void render_dcbx(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const qos:
   const std::string& point = a.point_name(d.point);
   const std::string mac = mac_to_string(d.mac);
   for (const qos::DcbxFinding& f : v.findings) {
-    proto_item* it = gen(proto_tree_add_string(t, ids.dcbx_finding, tvb, 0, 0, f.text.c_str()));
-    expert_add_info_format(pinfo, it, &ids.ei_dcbx[static_cast<size_t>(f.kind)], "DCBX from %s at %s: %s",
-                           mac.c_str(), point.c_str(), f.text.c_str());
+    proto_item* it = gen(proto_tree_add_string(t, check_field(kDcbxMismatch), tvb, 0, 0, f.text.c_str()));
+    expert_add_info_format(pinfo, it, check_expert(kDcbxMismatch, static_cast<size_t>(f.kind)),
+                           "DCBX from %s at %s: %s", mac.c_str(), point.c_str(), f.text.c_str());
   }
 }
 

@@ -6,6 +6,7 @@
 #include <epan/packet.h>
 
 #include "epan-ext/analyzer.h"
+#include "epan-ext/checks.h"
 #include "epan-ext/tap_record.h"
 #include "plugins/ws_compat.h"
 
@@ -21,46 +22,35 @@ struct Ids {
   int tap = -1;
 
   int stream = -1, point = -1, role = -1;
-  int seq = -1, expected_psn = -1, gap = -1, retransmission = -1, gbn_resend = -1, timeout_retransmission = -1,
-      rnr_retry = -1, duplicate = -1, original_frame = -1, nak_frame = -1, quiet_ns = -1, qp_reuse = -1,
-      out_of_order = -1, reorder_depth = -1, selective_resend = -1, read_retry = -1, ambiguous = -1,
-      reorder_nak = -1;
-  int ack_kind = -1, nak = -1, rnr_timer_us = -1, dup_ack = -1, rtt_ns = -1, request_frame = -1, covered = -1;
+  int seq = -1, expected_psn = -1, gap = -1, gbn_resend = -1, rnr_retry = -1, original_frame = -1, nak_frame = -1,
+      quiet_ns = -1, qp_reuse = -1, out_of_order = -1, reorder_depth = -1, selective_resend = -1, read_retry = -1,
+      ambiguous = -1;
+  int ack_kind = -1, rnr_timer_us = -1, dup_ack = -1, rtt_ns = -1, request_frame = -1, covered = -1;
   int cnp = -1, cnp_qp = -1, fecn = -1, becn = -1;
-  int icrc_status = -1, icrc_bad = -1, icrc_computed = -1;
+  int icrc_status = -1, icrc_computed = -1;
   // PFC, on PFC frames and on the RoCE packets they hold
-  int pfc_priority = -1, pfc_pause_ns = -1, pfc_xon = -1, pfc_storm = -1, pfc_no_ecn = -1, pfc_wrong_class = -1,
-      pfc_propagation = -1, pfc_storm_frame = -1, pfc_reserved_bits = -1, pfc_nonstandard_dst = -1,
-      pfc_truncated = -1, pfc_paused = -1, pfc_pause_frame = -1, pfc_stall_ns = -1, pfc_lossy_queue = -1, pfc_unattributed = -1,
-      priority = -1;
+  int pfc_priority = -1, pfc_pause_ns = -1, pfc_xon = -1, pfc_storm_frame = -1, pfc_paused = -1, pfc_pause_frame = -1,
+      pfc_stall_ns = -1, pfc_unattributed = -1, priority = -1;
   // QoS, on RoCE packets and on LLDP frames with DCBX
   int qos_priority = -1, qos_dscp = -1, qos_pcp = -1, qos_pcp_check = -1, qos_learning = -1;
-  int qos_check[5] = {-1, -1, -1, -1, -1};  // by qos::Check
-  int dcbx_pfc_enabled = -1, dcbx_app = -1, dcbx_finding = -1;
+  int dcbx_pfc_enabled = -1, dcbx_app = -1;
   // Multi-point: the same packet at an earlier point
   int hop_prev_point = -1, hop_prev_point_name = -1, hop_prev_frame = -1, hop_latency_ns = -1, hop_queue_ns = -1,
-      hop_remarked = -1, hop_ce_set = -1, hop_ttl_delta = -1, hop_lost_after = -1, hop_microburst = -1, hop_clock_skew = -1, point_merged = -1;
+      hop_ce_set = -1, hop_ttl_delta = -1;
 
   gint ett_roce = -1, ett_seq = -1, ett_ack = -1, ett_pfc = -1, ett_pfc_class = -1, ett_qos = -1, ett_dcbx = -1,
        ett_hop = -1;
 
-  expert_field ei_gap = EI_INIT, ei_retransmission = EI_INIT, ei_gbn = EI_INIT, ei_timeout = EI_INIT,
-               ei_rnr_retry = EI_INIT, ei_duplicate = EI_INIT, ei_nak = EI_INIT, ei_nak_error = EI_INIT,
-               ei_rnr_nak = EI_INIT, ei_dup_ack = EI_INIT, ei_cnp = EI_INIT, ei_icrc_bad = EI_INIT,
-               ei_icrc_unchecked = EI_INIT, ei_qp_reuse = EI_INIT, ei_truncated = EI_INIT,
-               ei_out_of_order = EI_INIT, ei_selective = EI_INIT, ei_read_retry = EI_INIT, ei_ambiguous = EI_INIT,
-               ei_reorder_nak = EI_INIT, ei_response_gap = EI_INIT,
-               ei_untracked = EI_INIT, ei_pfc_storm = EI_INIT, ei_pfc_no_ecn = EI_INIT,
-               ei_pfc_wrong_class = EI_INIT, ei_pfc_propagation = EI_INIT, ei_pfc_reserved_bits = EI_INIT,
-               ei_pfc_nonstandard_dst = EI_INIT, ei_pfc_truncated = EI_INIT, ei_pfc_lossy_queue = EI_INIT,
-               ei_pfc_unattributed = EI_INIT;
-  expert_field ei_qos[5] = {EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT};  // by qos::Check
-  expert_field ei_dcbx[3] = {EI_INIT, EI_INIT, EI_INIT};                  // by qos::DcbxFinding::Kind
-  expert_field ei_hop_lost = EI_INIT, ei_hop_remarked = EI_INIT, ei_hop_microburst = EI_INIT,
-               ei_hop_negative = EI_INIT, ei_hop_clock_skew = EI_INIT,
-               ei_point_merged = EI_INIT;
+  expert_field ei_gap = EI_INIT, ei_gbn = EI_INIT, ei_rnr_retry = EI_INIT, ei_dup_ack = EI_INIT, ei_cnp = EI_INIT,
+               ei_icrc_unchecked = EI_INIT, ei_qp_reuse = EI_INIT, ei_truncated = EI_INIT, ei_out_of_order = EI_INIT,
+               ei_selective = EI_INIT, ei_read_retry = EI_INIT, ei_ambiguous = EI_INIT, ei_response_gap = EI_INIT,
+               ei_untracked = EI_INIT, ei_pfc_unattributed = EI_INIT;
 };
 extern Ids ids;
+
+// The i-th field and expert info of a catalogue row (register_checks.cpp).
+int check_field(checks::Kind k, size_t i = 0);
+expert_field* check_expert(checks::Kind k, size_t i = 0);
 
 // The engine for the open capture file: made by the init routine, dropped
 // by the cleanup routine.

@@ -20,7 +20,7 @@ using Bytes = std::vector<uint8_t>;
 
 std::vector<Bytes> seeds() {
   std::vector<Bytes> out;
-  for (const auto& e : std::filesystem::directory_iterator(ROCESHARK_DECODE_CORPUS)) {
+  for (const auto& e : std::filesystem::directory_iterator(ROCESHARK_SOURCE_DIR "/tests/fuzz/corpus")) {
     std::ifstream f(e.path(), std::ios::binary);
     out.emplace_back(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
   }

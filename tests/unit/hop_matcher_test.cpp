@@ -142,6 +142,37 @@ TEST_F(HopTest, MarkingChangesAreReportedOncePerHop) {
   EXPECT_FALSE(v->ce_set);
 }
 
+TEST_F(HopTest, EcnClearedBetweenPointsIsBleachingReportedOncePerHop) {
+  struct Case {
+    uint8_t there, here;
+    bool bleached;
+  };
+  // ECT(0) -> Not-ECT and CE -> ECT(0) clear it; CE set, kept or ECT(1) <-> ECT(0) do not.
+  const Case cases[] = {{2, 0, true}, {3, 2, true}, {3, 0, true}, {1, 0, true},
+                        {2, 3, false}, {3, 3, false}, {2, 1, false}, {0, 0, false}};
+  uint64_t id = 100;
+  for (const Case& k : cases) {
+    reset();
+    static uint8_t there, here;
+    there = k.there, here = k.here;
+    see(++id, kA, 0, 0, kNone, [](Copy& c) { c.ecn = there; });
+    auto v = see(id, kB, 2 * us, 0, kNone, [](Copy& c) { c.ecn = here; });
+    ASSERT_TRUE(v);
+    EXPECT_EQ(v->ecn_bleached, k.bleached) << int{k.there} << " -> " << int{k.here};
+    EXPECT_EQ(v->bleach_first, k.bleached);
+    EXPECT_EQ(v->prev_ecn, k.there);
+    EXPECT_FALSE(v->remarked);  // DSCP and PCP kept
+  }
+  reset();
+  for (int i = 0; i < 2; ++i) {
+    see(++id, kA, i * 10 * us);
+    auto v = see(id, kB, i * 10 * us + 2 * us, 0, kNone, [](Copy& c) { c.ecn = 0; });
+    ASSERT_TRUE(v);
+    EXPECT_TRUE(v->ecn_bleached);
+    EXPECT_EQ(v->bleach_first, i == 0);  // then the hop already has its expert info
+  }
+}
+
 TEST_F(HopTest, MicroburstIsQueueingAboveTheHopsMinimum) {
   cfg.microburst_ns = 10 * us;
   reset();

@@ -156,9 +156,32 @@ TEST(Findings, CeAnsweredByNoCnpIsTheReceiversNotificationPoint) {
     }
     const Triage t = make_triage(f.stats, f.a);
     const bool found = std::any_of(t.findings.list.begin(), t.findings.list.end(),
-                                   [](const Finding& x) { return x.kind == Kind::ce_without_cnp; });
+                                   [](const Finding& x) { return x.kind == kind("ce_without_cnp"); });
     EXPECT_EQ(found, !cnp) << (cnp ? "with" : "without") << " a CNP";
   }
+}
+
+// A hop that clears ECN: one ecn_bleached finding, its filter the catalogue's.
+TEST(Findings, EcnClearedBetweenPointsIsBleaching) {
+  Fed f;
+  Wire w;
+  for (uint32_t psn = 0; psn < 4; ++psn) {
+    for (uint32_t point : {0u, 1u}) {
+      w.point = point;
+      PacketInfo p = w.req(psn * us + point * 300, psn, true);
+      p.dscp = 26, p.ecn = point == 0 ? 2 : 0;
+      f.feed(p);
+    }
+    w.point = 1;
+    f.feed(w.resp(psn * us + 600, psn));
+  }
+  const Triage t = make_triage(f.stats, f.a);
+  const auto it = std::find_if(t.findings.list.begin(), t.findings.list.end(),
+                               [](const Finding& x) { return x.kind == kind("ecn_bleached"); });
+  ASSERT_NE(it, t.findings.list.end());
+  EXPECT_EQ(it->evidence, 4u);
+  EXPECT_EQ(it->filter, "roce.hop.ecn_bleached && roce.point == 1 && roce.hop.prev_point == 0");
+  EXPECT_EQ(it->severity, Severity::warning);
 }
 
 TEST(Findings, CleanTrafficHasNoneAndPasses) {
@@ -190,7 +213,7 @@ TEST(Findings, LossRanksByItsStallAndEndsInFail) {
   const Triage t = make_triage(f.stats, f.a);
   ASSERT_FALSE(t.findings.list.empty());
   const Finding& top = t.findings.list.front();
-  EXPECT_EQ(top.kind, Kind::lossy_queue);  // no PFC seen for priority 0 (DSCP 0)
+  EXPECT_EQ(top.kind, kind("lossy_queue"));  // no PFC seen for priority 0 (DSCP 0)
   EXPECT_EQ(top.impact.stall_ns, 3 * us);
   EXPECT_EQ(top.impact.qps, 1u);
   EXPECT_EQ(top.frames.front(), 3u);  // the NAK: a gap alone is no proof of loss (reordering)
