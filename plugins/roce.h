@@ -65,6 +65,7 @@ extern Ids ids;
 // The engine for the open capture file: made by the init routine, dropped
 // by the cleanup routine.
 Analyzer& session();
+const EventLog& session_events();  // what session() learned after the frames' verdicts
 void session_reset(const Config& cfg);
 void session_drop();
 // The policy the preferences give, for reports on files with no RoCE.
