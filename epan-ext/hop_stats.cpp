@@ -13,7 +13,7 @@ void HopStats::add(const TapRecord& r) {
     points_.push_back(v->point);
   if (!v || v->flow == kNoId || v->seq == SeqClass::duplicate) return;
   if (v->role != Role::request && v->role != Role::response && v->role != Role::cnp) return;
-  const HopVerdict* h = v->has_hop ? r.analyzer->find_hop(v->frame) : nullptr;
+  const HopVerdict* h = r.hop;
   if (is_retransmission(v->seq) && !h) {  // the first point to see this resend
     QpPathRow& q = qps_[v->flow];
     ++q.retransmissions;

@@ -49,7 +49,7 @@ class HopTable {
 
   bool add(const TapRecord& r) {
     const Verdict* v = r.verdict;
-    const hop::HopVerdict* h = v && v->has_hop ? r.analyzer->find_hop(v->frame) : nullptr;
+    const hop::HopVerdict* h = r.hop;
     stats_.add(r);
     selected_.add(r.frame());
     bool changed = false;
