@@ -48,6 +48,8 @@ class ReportTap {
     auto* tap = static_cast<ReportTap*>(data);
     tap->stats_.clear();
     tap->selected_ = {};
+    tap->analyzer_ = nullptr;  // a new file gets a new engine and log
+    tap->events_ = nullptr;
   }
   static tap_packet_status packet(void* data, packet_info*, epan_dissect_t*, const void* rec, tap_flags_t) {
     auto* tap = static_cast<ReportTap*>(data);
