@@ -39,6 +39,10 @@ const qos::DcbxVerdict* Analyzer::find_dcbx(uint32_t frame) const {
   return it != dcbx_.end() && it->frame == frame ? &*it : nullptr;
 }
 
+void Analyzer::finish() const {
+  if (events_) events_->at_end(pfc_.open_episodes(), hops_.clocks().estimates());
+}
+
 bool Analyzer::responses_seen(uint32_t flow, uint32_t point) const {
   auto it = flow_point_index_.find(uint64_t{flow} << 32 | point);
   return it != flow_point_index_.end() && flow_points_[it->second].responses_seen;

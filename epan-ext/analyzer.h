@@ -4,7 +4,8 @@
 // process() is called once per RoCE frame, in frame order, on the first
 // pass. It classifies the packet from what came before it only, so one-pass
 // and two-pass results are the same; it stores the verdict, and later passes
-// read it back with find().
+// read it back with find(). What it learns later about earlier frames
+// (losses between points, pause episodes, clock skews) goes to an EventSink.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -20,6 +21,7 @@
 #include "epan-ext/hop_matcher.h"
 #include "epan-ext/packet.h"
 #include "epan-ext/dcbx.h"
+#include "epan-ext/event_sink.h"
 #include "epan-ext/pfc_analyzer.h"
 #include "epan-ext/qos_checker.h"
 #include "epan-ext/pending_acks.h"
@@ -30,7 +32,7 @@ namespace roceshark {
 
 class Analyzer {
  public:
-  explicit Analyzer(const Config& cfg = {}) : cfg_(cfg) {
+  explicit Analyzer(const Config& cfg = {}, EventSink* events = nullptr) : cfg_(cfg), events_(events) {
     cfg_.path_order.assign(cfg_.path_order_names.size(), UINT32_MAX);
   }
   Analyzer(const Analyzer&) = delete;  // parts of it refer to its own config
@@ -47,12 +49,13 @@ class Analyzer {
   const qos::DcbxVerdict* find_dcbx(uint32_t frame) const;
   const qos::Checker& qos() const { return qos_; }
   // Multi-point matching: the hop verdict of a frame seen at an earlier
-  // point too, and whether its packet was found lost after it. A loss is
-  // known when a later packet of the flow reaches the next point, so a
-  // frame's is known only on later passes (GUI, tshark -2).
+  // point too. (A loss after it is an event: known when a later packet of
+  // the flow reaches the next point.)
   const hop::HopVerdict* find_hop(uint32_t frame) const;
-  bool lost_after(uint32_t frame) const { return hops_.lost_after(frame); }
   const hop::HopMatcher& hops() const { return hops_; }
+  // Tells the sink what stands after the frames so far (open episodes,
+  // clock estimates).
+  void finish() const;
 
   const Config& config() const { return cfg_; }
   const FlowKey& flow_key(uint32_t flow) const { return flows_[flow].key; }
@@ -107,9 +110,10 @@ class Analyzer {
   void check_one_place(const PacketInfo& p, Verdict& v);
 
   Config cfg_;
-  pfc::PfcAnalyzer pfc_{cfg_};
+  EventSink* events_;
+  pfc::PfcAnalyzer pfc_{cfg_, events_};
   qos::Checker qos_{cfg_.policy};
-  hop::HopMatcher hops_{cfg_};
+  hop::HopMatcher hops_{cfg_, events_};
   std::deque<hop::HopVerdict> hop_verdicts_;
   mutable size_t hop_cursor_ = 0;  // find_hop's last answer
   std::deque<qos::DcbxVerdict> dcbx_;

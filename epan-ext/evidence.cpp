@@ -41,15 +41,12 @@ void EvidenceStats::add_roce(const TapRecord& r, const Verdict& v) {
   if (v.merged_points) note(Clue::merged, v.point, 0, 0, v.frame, s);
   for (size_t c = 0; c < qos::kChecks; ++c)
     if (v.qos.failed & (1u << c)) note(Clue::qos, static_cast<uint32_t>(c), v.point, 0, v.frame, s);
-  if (v.has_hop) {
-    if (const hop::HopVerdict* h = r.analyzer->find_hop(v.frame)) {
-      if (h->remarked)
-        note(Clue::remark, h->prev_point, v.point, remark_key(h->prev_dscp, v.pkt.dscp, h->prev_pcp, v.pkt.pcp), v.frame,
-             s);
-      if (h->ecn_bleached) note(Clue::ecn_bleached, h->prev_point, v.point, 0, v.frame, s);
-      if (h->burst_start) note(Clue::burst, h->prev_point, v.point, 0, v.frame, s);
-      if (h->negative) note(Clue::negative, h->prev_point, v.point, 0, v.frame, s);
-    }
+  if (const hop::HopVerdict* h = r.hop) {
+    if (h->remarked)
+      note(Clue::remark, h->prev_point, v.point, remark_key(h->prev_dscp, v.pkt.dscp, h->prev_pcp, v.pkt.pcp), v.frame, s);
+    if (h->ecn_bleached) note(Clue::ecn_bleached, h->prev_point, v.point, 0, v.frame, s);
+    if (h->burst_start) note(Clue::burst, h->prev_point, v.point, 0, v.frame, s);
+    if (h->negative) note(Clue::negative, h->prev_point, v.point, 0, v.frame, s);
   }
   if (v.pkt.icrc == IcrcState::bad) note(Clue::icrc, v.row_flow, v.point, 0, v.frame, s);
   const bool loss_sign = is_loss_sign(v);

@@ -38,7 +38,7 @@ void clocks(Builder& b) {
   std::map<std::pair<uint32_t, uint32_t>, std::set<uint32_t>> frames;
   const bool synced = b.a.config().clock_mode == ClockMode::synced;
   if (synced)
-    for (const auto& s : b.a.hops().skews()) frames[{std::min(s.a, s.b), std::max(s.a, s.b)}].insert(s.frame);
+    for (const auto& s : b.s.hops.skews()) frames[{std::min(s.a, s.b), std::max(s.a, s.b)}].insert(s.frame);
   const auto [lo, hi] = b.s.evidence.of(Clue::negative);
   for (auto it = lo; it != hi; ++it) {
     const uint32_t x = std::get<1>(it->first), y = std::get<2>(it->first);
@@ -51,7 +51,7 @@ void clocks(Builder& b) {
     f.title = "Clocks of " + b.point(k.first) + " and " + b.point(k.second) + " disagree";
     f.detail = "traffic both ways, or latencies below zero, show the two points' timestamps are not in sync: "
                "their hop latencies are wrong";
-    for (const auto& e : b.a.hops().clocks().estimates())
+    for (const auto& e : b.s.hops.clock_estimates())
       if (std::min(e.a, e.b) == k.first && std::max(e.a, e.b) == k.second && e.proven())
         f.detail = "offset " + std::to_string(e.offset_ns) + " ns (+/- " + std::to_string(e.uncertainty_ns) +
                    " ns) from " + std::to_string(e.samples) + " samples: the hop latencies between them are off";

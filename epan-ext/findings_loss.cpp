@@ -43,7 +43,7 @@ void lossy_queues(Builder& b) {
   }
   // Where multi-point matching saw the packets go missing.
   std::map<uint32_t, std::string> lost_at;
-  for (const auto& [k, st] : b.a.hops().hops())
+  for (const auto& [k, st] : b.s.hops.flow_losses())
     if (st.lost) lost_at.emplace(b.a.flow_stream(k.flow), b.hop(k.from, k.to));
   for (const auto& [prio, p] : by_priority) {
     const std::string where = b.points(p.points);
@@ -76,7 +76,7 @@ void hop_losses(Builder& b) {
     std::set<uint32_t> streams, frames;
   };
   std::map<std::pair<uint32_t, uint32_t>, Hop> hops;
-  for (const auto& [k, st] : b.a.hops().hops()) {
+  for (const auto& [k, st] : b.s.hops.flow_losses()) {
     if (!st.lost) continue;
     Hop& h = hops[{k.from, k.to}];
     h.lost += st.lost;

@@ -38,7 +38,7 @@ std::set<uint32_t> held_streams(const Builder& b, const pfc::PfcRow& r) {
 std::set<uint32_t> origins(const Builder& b, const pfc::PfcRow& row) {
   std::set<uint32_t> from;
   if (row.propagated)
-    for (const auto& p : b.a.pfc().propagations())
+    for (const auto& p : b.s.pfc.propagations())
       if (p.to_point == row.point) from.insert(p.from_point);
   return from;
 }
@@ -136,7 +136,7 @@ void wrong_class(Builder& b, const Row& r) {
 }  // namespace
 
 void add_pfc_findings(Builder& b) {
-  const auto episodes = b.s.pfc.episodes(b.a);
+  const auto& episodes = b.s.pfc.episodes();
   for (const auto& [key, row] : b.s.pfc.rows()) {
     const Row r{row, b.point(row.point), mac_to_string(row.mac),
                 b.point(row.point) + "|" + mac_to_string(row.mac) + "|" + std::to_string(row.priority)};

@@ -67,7 +67,7 @@ Health assess(const ReportStats& s, const Analyzer& a, const Findings& f) {
   std::optional<double> rate, paused;
   std::string busiest = "no PFC frames";
   if (span_s > 0) rate = 0.0, paused = 0.0;
-  const auto episodes = s.pfc.episodes(a);
+  const auto& episodes = s.pfc.episodes();
   for (const auto& [key, row] : s.pfc.rows()) {
     if (span_s <= 0) break;
     const double r = static_cast<double>(row.frames) / span_s;

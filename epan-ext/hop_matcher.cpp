@@ -103,7 +103,7 @@ std::optional<HopVerdict> HopMatcher::match(uint64_t id, uint32_t flow, uint32_t
   for (size_t i = 0; i < n_same; ++i)
     if (clocks_.observe(same[i].point, same[i].ts_ns, c.point, c.ts_ns, flow, reverse) &&
         cfg_.clock_mode == ClockMode::synced)
-      skews_.push_back({c.frame, std::min(same[i].point, c.point), std::max(same[i].point, c.point)});
+      if (events_) events_->clock_skew({c.frame, std::min(same[i].point, c.point), std::max(same[i].point, c.point)});
   const Copy* prev = nullptr;
   for (size_t i = 0; i < n_same; ++i)
     if (upstream(same[i], c, flow) && (!prev || corrected(same[i]) > corrected(*prev))) prev = &same[i];
@@ -173,13 +173,6 @@ void HopMatcher::evict(uint64_t now_ns) {
   }
 }
 
-std::span<const HopMatcher::Skew> HopMatcher::skews_at(uint32_t frame) const {
-  auto by_frame = [](const Skew& s, uint32_t f) { return s.frame < f; };
-  auto lo = std::lower_bound(skews_.begin(), skews_.end(), frame, by_frame), hi = lo;
-  while (hi != skews_.end() && hi->frame == frame) ++hi;
-  return {lo, hi};
-}
-
 uint32_t HopMatcher::next_point(uint32_t flow, uint32_t point) const {
   auto it = paths_.find(flow);
   if (it == paths_.end()) return UINT32_MAX;
@@ -191,15 +184,10 @@ uint32_t HopMatcher::next_point(uint32_t flow, uint32_t point) const {
 // A packet of `flow` reached `to` from `from`: the flow's packets that
 // passed `from` before it and never reached `to` were lost in between.
 void HopMatcher::arrived(uint32_t flow, uint32_t from, uint32_t to, uint32_t prev_frame, uint32_t frame) {
-  HopState& h = hops_[{from, to, flow}];
-  auto sync = [&] {
-    h.lost = h.lost_frames.size();
-    h.first_loss_frame = h.lost_frames.empty() ? 0 : *h.lost_frames.begin();
-  };
+  const HopKey key{from, to, flow};
+  HopState& h = hops_[key];
   if (h.lost_frames.erase(prev_frame)) {  // overtaken, not lost
-    lost_after_.erase(prev_frame);
-    if (!h.reordered++) h.first_reorder_frame = frame;
-    sync();
+    if (events_) events_->hop_reordered(key, prev_frame, frame);
     return;
   }
   auto it = pending_.find(uint64_t{flow} << 32 | from);
@@ -212,9 +200,8 @@ void HopMatcher::arrived(uint32_t flow, uint32_t from, uint32_t to, uint32_t pre
     q.pop_front();
     if (p.frame == prev_frame) break;
     h.lost_frames.insert(p.frame);
-    lost_after_.insert(p.frame);
+    if (events_) events_->hop_lost(key, p.frame);
   }
-  sync();
 }
 
 }  // namespace roceshark::hop

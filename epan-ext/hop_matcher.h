@@ -34,6 +34,7 @@
 
 #include "epan-ext/clock_offset.h"
 #include "epan-ext/config.h"
+#include "epan-ext/event_sink.h"
 #include "epan-ext/window_table.h"
 
 namespace roceshark::hop {
@@ -77,21 +78,11 @@ struct HopVerdict {
 // synced, flagged as such) counts as 0.
 inline uint64_t nonnegative_ns(int64_t ns) { return ns < 0 ? 0 : static_cast<uint64_t>(ns); }
 
-// Results per (upstream point, downstream point, direction = flow).
-struct HopKey {
-  uint32_t from, to;
-  uint32_t flow;
-  bool operator<(const HopKey& o) const { return std::tie(from, to, flow) < std::tie(o.from, o.to, o.flow); }
-};
-
 // What the analysis itself keeps per hop: the minimum latency (queueing is
-// measured above it) and the losses, which only the engine can see.
+// measured above it) and the frames it took as lost (emitted as events; kept
+// to take one back when its packet turns up late).
 struct HopState {
   int64_t min_latency_ns = INT64_MAX;
-  uint64_t lost = 0;
-  uint32_t first_loss_frame = 0;  // upstream frame of the first loss
-  uint64_t reordered = 0;         // overtaken on this hop: arrived after a later packet of the flow
-  uint32_t first_reorder_frame = 0;  // downstream frame of the first
   std::set<uint32_t> lost_frames;    // upstream frames still taken as lost (losses are rare)
   // Expert infos once per hop, and whether a burst is under way.
   bool in_burst = false, remark_reported = false, negative_reported = false, bleach_reported = false;
@@ -99,7 +90,8 @@ struct HopState {
 
 class HopMatcher {
  public:
-  explicit HopMatcher(const Config& cfg) : cfg_(cfg), clocks_(cfg) {}
+  // Losses, late arrivals and clock skews go to `events` (none: not wanted).
+  explicit HopMatcher(const Config& cfg, EventSink* events = nullptr) : cfg_(cfg), events_(events), clocks_(cfg) {}
 
   // One RoCE packet of `flow` (directed; `reverse` is its connection's
   // other direction, or UINT32_MAX) with invariant identity `id`. Returns a
@@ -108,15 +100,6 @@ class HopMatcher {
 
   const std::map<HopKey, HopState>& hops() const { return hops_; }
   const ClockEstimator& clocks() const { return clocks_; }
-  // Frames whose packet was lost after them (on the way to the next point).
-  bool lost_after(uint32_t frame) const { return lost_after_.contains(frame); }
-  // The frame on which traffic both ways first proved two points' clocks
-  // differ (reported in synced mode, where latencies are then wrong).
-  struct Skew {
-    uint32_t frame, a, b;
-  };
-  std::span<const Skew> skews_at(uint32_t frame) const;
-  const std::vector<Skew>& skews() const { return skews_; }
   size_t open_groups() const { return groups_.size(); }
   bool active() const { return active_; }
 
@@ -155,6 +138,7 @@ class HopMatcher {
   int64_t corrected(const Copy& c) const;
 
   const Config& cfg_;
+  EventSink* events_;
   ClockEstimator clocks_;
   uint64_t now_ns_ = 0;
   bool active_ = false;
@@ -163,8 +147,6 @@ class HopMatcher {
   WindowTable<Group> groups_;
   std::unordered_map<uint32_t, FlowPath> paths_;
   std::map<HopKey, HopState> hops_;
-  std::unordered_set<uint32_t> lost_after_;
-  std::vector<Skew> skews_;  // at most one per pair of points, in frame order
   // Per (flow << 32 | point): copies not yet seen at the next point.
   std::unordered_map<uint64_t, std::deque<Pending>> pending_;
   static constexpr uint32_t kSweepEvery = 4096;

@@ -39,7 +39,7 @@ std::string format_hop_report(const HopStats& stats, const std::string& filter) 
                                                                              "synced (taken as they are)") +
          "; match window " + us(cfg.match_window_ns) + " us; microburst above " + us(cfg.microburst_ns) + " us.\n";
 
-  const auto lost = stats.losses();  // the engine's: what never arrived
+  const auto lost = stats.losses();
 
   TextTable hops({{"From", kLeft}, {"To", kLeft}, {"Matched"}, {"Lost"}, {"First lost"}, {"Reordered"},
                   {"First reordered"},
@@ -47,7 +47,7 @@ std::string format_hop_report(const HopStats& stats, const std::string& filter) 
                   {"CE set"}, {"TTL changed"}, {"Negative"}});
   uint64_t negative = 0;
   for (const auto& [k, r] : stats.hops()) {
-    const HopState l = lost.count(k) ? lost.at(k) : HopState{};
+    const HopLoss l = lost.count(k) ? lost.at(k) : HopLoss{};
     hops.add_row({a->point_name(k.first), a->point_name(k.second), num(r.matched), num(l.lost),
                   l.lost ? num(l.first_loss_frame) : "-", num(l.reordered),
                   l.reordered ? num(l.first_reorder_frame) : "-",
@@ -74,7 +74,7 @@ std::string format_hop_report(const HopStats& stats, const std::string& filter) 
   }
   out += "\nPer QP direction, end to end\n" + qps.render();
 
-  const auto estimates = a->hops().clocks().estimates();
+  const auto& estimates = stats.clock_estimates();
   if (!estimates.empty()) {
     TextTable clocks({{"Point", kLeft}, {"Relative to", kLeft}, {"Offset (us)"}, {"Uncertainty (us)"}, {"Samples"}});
     for (const auto& e : estimates)

@@ -8,9 +8,12 @@ namespace roceshark::hop {
 void HopStats::add(const TapRecord& r) {
   analyzer_ = r.analyzer;
   const Verdict* v = r.verdict;
+  if (v && (points_.empty() || points_.back() != v->point) &&
+      std::find(points_.begin(), points_.end(), v->point) == points_.end())
+    points_.push_back(v->point);
   if (!v || v->flow == kNoId || v->seq == SeqClass::duplicate) return;
   if (v->role != Role::request && v->role != Role::response && v->role != Role::cnp) return;
-  const HopVerdict* h = v->has_hop ? r.analyzer->find_hop(v->frame) : nullptr;
+  const HopVerdict* h = r.hop;
   if (is_retransmission(v->seq) && !h) {  // the first point to see this resend
     QpPathRow& q = qps_[v->flow];
     ++q.retransmissions;
@@ -35,11 +38,49 @@ void HopStats::add(const TapRecord& r) {
   if (h->first_point == q.first_point) q.e2e_ns[v->point].add(nonnegative_ns(h->e2e_ns));
 }
 
-std::map<std::pair<uint32_t, uint32_t>, HopState> HopStats::losses() const {
-  std::map<std::pair<uint32_t, uint32_t>, HopState> lost;
-  if (!analyzer_) return lost;
-  for (const auto& [k, st] : analyzer_->hops().hops()) {
-    HopState& l = lost[{k.from, k.to}];
+bool HopStats::settle(const EventLog& log, const FrameSet& selected, uint32_t upto) {
+  bool changed = false;
+  const auto& hops = log.hop_changes();
+  for (; hop_events_ < hops.size(); ++hop_events_) {
+    const EventLog::HopChange& c = hops[hop_events_];
+    if (std::max(c.lost_frame, c.reordered_frame) > upto) break;
+    FlowLoss& l = lost_[c.key];
+    if (!c.reordered_frame) {
+      if (!selected.contains(c.lost_frame)) continue;
+      changed |= l.lost_frames.insert(c.lost_frame).second;
+      hops_.try_emplace({c.key.from, c.key.to});  // a hop whose downstream frames the filter dropped still lost it
+      continue;
+    }
+    changed |= l.lost_frames.erase(c.lost_frame) > 0;
+    if (selected.contains(c.reordered_frame) && !l.reordered++) l.first_reorder_frame = c.reordered_frame;
+  }
+  const auto& skews = log.skews();
+  for (; skew_events_ < skews.size() && skews[skew_events_].frame <= upto; ++skew_events_)
+    if (selected.contains(skews[skew_events_].frame)) skews_.push_back(skews[skew_events_]);
+  const auto seen = [&](uint32_t p) { return std::find(points_.begin(), points_.end(), p) != points_.end(); };
+  clocks_.clear();
+  for (const auto& e : log.clock_estimates())
+    if (seen(e.a) && seen(e.b)) clocks_.push_back(e);
+  return changed;
+}
+
+std::map<HopKey, HopLoss> HopStats::flow_losses() const {
+  std::map<HopKey, HopLoss> out;
+  for (const auto& [k, l] : lost_) {
+    if (l.lost_frames.empty() && !l.reordered) continue;
+    HopLoss& o = out[k];
+    o.lost = l.lost_frames.size();
+    o.first_loss_frame = l.lost_frames.empty() ? 0 : *l.lost_frames.begin();
+    o.reordered = l.reordered;
+    o.first_reorder_frame = l.first_reorder_frame;
+  }
+  return out;
+}
+
+std::map<std::pair<uint32_t, uint32_t>, HopLoss> HopStats::losses() const {
+  std::map<std::pair<uint32_t, uint32_t>, HopLoss> lost;
+  for (const auto& [k, st] : flow_losses()) {
+    HopLoss& l = lost[{k.from, k.to}];
     if (st.lost && (!l.lost || st.first_loss_frame < l.first_loss_frame)) l.first_loss_frame = st.first_loss_frame;
     l.lost += st.lost;
     if (st.reordered && (!l.reordered || st.first_reorder_frame < l.first_reorder_frame))

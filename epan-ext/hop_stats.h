@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // `-z roce,hops` aggregation, fed by the `roce` tap: per hop (upstream point,
-// downstream point) and per QP end to end. Losses come from the engine,
-// which alone sees what never arrived.
+// downstream point) and per QP end to end. Losses, late arrivals, clock
+// skews and estimates are the engine's events (it alone sees what never
+// arrived), settled at draw time: each counts only if the filter selected
+// its frame (a clock estimate: if it selected RoCE frames at both points).
 #pragma once
 #include <cstdint>
 #include <map>
+#include <set>
 #include <tuple>
+#include <vector>
 
+#include "epan-ext/event_log.h"
+#include "epan-ext/frame_set.h"
 #include "epan-ext/histogram.h"
 #include "epan-ext/tap_record.h"
 
@@ -28,6 +34,13 @@ struct QpPathRow {
   std::map<uint32_t, uint64_t> retrans_first_seen;  // by the point that first saw the resend
 };
 
+struct HopLoss {
+  uint64_t lost = 0;
+  uint32_t first_loss_frame = 0;     // upstream frame of the first loss
+  uint64_t reordered = 0;            // overtaken on this hop: arrived after a later packet of the flow
+  uint32_t first_reorder_frame = 0;  // downstream frame of the first
+};
+
 class HopStats {
  public:
   void add(const TapRecord& r);
@@ -36,13 +49,30 @@ class HopStats {
   const std::map<std::pair<uint32_t, uint32_t>, HopRow>& hops() const { return hops_; }
   const std::map<uint32_t, QpPathRow>& qps() const { return qps_; }  // by flow
   const Analyzer* analyzer() const { return analyzer_; }
-  // The engine's losses per hop, summed over the hop's flows.
-  std::map<std::pair<uint32_t, uint32_t>, HopState> losses() const;
+
+  // Takes in the log's events about frames up to `upto` not taken in yet;
+  // true when a loss count changed.
+  bool settle(const EventLog& log, const FrameSet& selected, uint32_t upto = UINT32_MAX);
+  // Losses per hop and flow, and per hop summed over its flows.
+  std::map<HopKey, HopLoss> flow_losses() const;
+  std::map<std::pair<uint32_t, uint32_t>, HopLoss> losses() const;
+  const std::vector<Skew>& skews() const { return skews_; }
+  const std::vector<ClockEstimator::Estimate>& clock_estimates() const { return clocks_; }
 
  private:
+  struct FlowLoss {
+    std::set<uint32_t> lost_frames;  // selected upstream frames still taken as lost
+    uint64_t reordered = 0;
+    uint32_t first_reorder_frame = 0;
+  };
   std::map<std::pair<uint32_t, uint32_t>, HopRow> hops_;
   std::map<uint32_t, QpPathRow> qps_;
   const Analyzer* analyzer_ = nullptr;
+  std::vector<uint32_t> points_;  // where the filter selected RoCE frames
+  std::map<HopKey, FlowLoss> lost_;
+  size_t hop_events_ = 0, skew_events_ = 0;  // the log's events taken in so far
+  std::vector<Skew> skews_;
+  std::vector<ClockEstimator::Estimate> clocks_;
 };
 
 }  // namespace roceshark::hop

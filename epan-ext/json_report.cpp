@@ -76,7 +76,7 @@ void write_hops(JsonWriter& w, const hop::HopStats& s, const Analyzer& a) {
   const auto lost = s.losses();
   w.key("hops").begin_array();
   for (const auto& [k, r] : s.hops()) {
-    const hop::HopState l = lost.count(k) ? lost.at(k) : hop::HopState{};
+    const hop::HopLoss l = lost.count(k) ? lost.at(k) : hop::HopLoss{};
     w.begin_object().field("from", a.point_name(k.first)).field("to", a.point_name(k.second))
         .field("matched", r.matched).field("lost", l.lost);
     if (l.lost) w.field("first_lost_frame", l.first_loss_frame);
@@ -108,7 +108,7 @@ void write_hops(JsonWriter& w, const hop::HopStats& s, const Analyzer& a) {
   }
   w.end_array();
   w.key("clocks").begin_array();
-  for (const auto& e : a.hops().clocks().estimates())
+  for (const auto& e : s.clock_estimates())
     w.begin_object().field("point", a.point_name(e.b)).field("relative_to", a.point_name(e.a))
         .field("offset_ns", e.offset_ns).field("uncertainty_ns", e.uncertainty_ns).field("samples", e.samples)
         .field("not_synced", e.proven()).end_object();
@@ -118,7 +118,7 @@ void write_hops(JsonWriter& w, const hop::HopStats& s, const Analyzer& a) {
 constexpr size_t kMaxEpisodes = 256;  // per row: the report stays small on a hostile capture
 
 void write_pfc(JsonWriter& w, const pfc::PfcStats& s, const Analyzer& a) {
-  const auto episodes = s.episodes(a);
+  const auto& episodes = s.episodes();
   w.key("pfc").begin_object().key("pauses").begin_array();
   for (const auto& [key, row] : s.rows()) {
     uint64_t paused = 0, longest = 0;
@@ -151,7 +151,7 @@ void write_pfc(JsonWriter& w, const pfc::PfcStats& s, const Analyzer& a) {
     w.end_array().end_object();
   }
   w.end_array().key("propagation").begin_array();
-  for (const auto& p : a.pfc().propagations())
+  for (const auto& p : s.propagations())
     w.begin_object().field("storm_at", a.point_name(p.from_point)).field("pause_at", a.point_name(p.to_point))
         .field("storm_frame", p.storm_frame).field("pause_frame", p.pause_frame).field("delay_ns", p.delay_ns)
         .end_object();

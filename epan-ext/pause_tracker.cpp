@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "epan-ext/event_sink.h"
+
 namespace roceshark::pfc {
 namespace {
 
@@ -35,7 +37,7 @@ void PauseTracker::close_episode(Window& w) {
   if (!w.in_episode) return;
   w.ep.end_ns = w.end_ns;
   w.ep.storm = w.ep.storm || w.ep.end_ns - w.ep.start_ns >= cfg_.storm_ns;
-  closed_.push_back(w.ep);
+  if (events_) events_->episode_ended(w.ep);
   w.in_episode = false;
   w.storm = SIZE_MAX;
 }
@@ -175,8 +177,8 @@ bool PauseTracker::judge(Window& w, uint64_t k, const Mac& src, const Mac& dst, 
   return false;
 }
 
-std::vector<Episode> PauseTracker::episodes() const {
-  std::vector<Episode> all = closed_;
+std::vector<Episode> PauseTracker::open_episodes() const {
+  std::vector<Episode> all;
   for (const auto& [k, w] : windows_) {
     if (!w.in_episode) continue;
     Episode e = w.ep;
@@ -184,9 +186,6 @@ std::vector<Episode> PauseTracker::episodes() const {
     e.storm = e.storm || e.end_ns - e.start_ns >= cfg_.storm_ns;
     all.push_back(e);
   }
-  std::sort(all.begin(), all.end(), [](const Episode& a, const Episode& b) {
-    return std::tie(a.start_ns, a.point, a.priority, a.first_frame) < std::tie(b.start_ns, b.point, b.priority, b.first_frame);
-  });
   return all;
 }
 
@@ -199,7 +198,7 @@ void PauseTracker::link_to_storm(const PauseFrame& f, uint8_t p, Episode& ep, Pa
   v.propagation |= static_cast<uint8_t>(1u << p);
   v.propagation_frame = s->storm_frame;
   v.propagation_point = s->point;
-  propagations_.push_back({s->point, f.point, s->storm_frame, ep.first_frame, f.frame, ep.start_ns - s->start_ns});
+  if (events_) events_->propagation({s->point, f.point, s->storm_frame, ep.first_frame, f.frame, ep.start_ns - s->start_ns});
 }
 
 const PauseTracker::StormRef* PauseTracker::storm_before(uint32_t point, uint64_t ts_ns) {

@@ -31,6 +31,10 @@
 #include "epan-ext/ethernet.h"
 #include "epan-ext/pfc_frame.h"
 
+namespace roceshark {
+class EventSink;
+}
+
 namespace roceshark::pfc {
 
 struct Episode {
@@ -64,7 +68,8 @@ struct Hold {
 
 class PauseTracker {
  public:
-  explicit PauseTracker(const Config& cfg) : cfg_(cfg) {}
+  // Ended episodes and propagations go to `events` (none: not wanted).
+  explicit PauseTracker(const Config& cfg, EventSink* events = nullptr) : cfg_(cfg), events_(events) {}
 
   // Updates the windows for one PFC frame and fills the per-class timing,
   // xon and storm fields of `v`. Reports each class whose episode this frame
@@ -76,9 +81,8 @@ class PauseTracker {
                  uint32_t flow);
 
   double gbps(uint32_t point) const;
-  // Every episode, the open ones ending where they stand.
-  std::vector<Episode> episodes() const;
-  const std::vector<Propagation>& propagations() const { return propagations_; }
+  // The episodes still open, ending where they stand.
+  std::vector<Episode> open_episodes() const;
   // A storm at a point other than `point` whose span, widened by the
   // propagation window, covers `ts_ns` (the earliest such storm).
   struct StormRef {
@@ -129,17 +133,16 @@ class PauseTracker {
 
   static constexpr size_t kMaxLive = 64;  // windows judged per (point, priority); hostile captures drop the oldest
   const Config& cfg_;
+  EventSink* events_;
   std::unordered_map<uint64_t, Window> windows_;
   // Per (point, priority): the windows in force or still releasing, so that a
   // packet checks those of its class at its point, whatever their MAC.
   std::unordered_map<uint64_t, std::vector<uint64_t>> live_;
-  std::vector<Episode> closed_;
   // Recent storms, in the order they were found; ones that ended more than
   // the propagation window ago are dropped from the front, so a check costs
   // the storms still in reach, not every storm of the capture.
   std::deque<StormRef> storms_;
   size_t storms_dropped_ = 0;
-  std::vector<Propagation> propagations_;
   uint64_t prune_before_ns_ = 0;  // frames come in time order: older storms are out of reach
   std::unordered_map<uint64_t, uint64_t> stall_counted_;  // (flow, window) -> time counted up to
 };

@@ -50,14 +50,13 @@ struct RoceSighting {
 
 class PfcAnalyzer {
  public:
-  explicit PfcAnalyzer(const Config& cfg) : cfg_(cfg), tracker_(cfg) {}
+  explicit PfcAnalyzer(const Config& cfg, EventSink* events = nullptr) : cfg_(cfg), tracker_(cfg, events) {}
 
   const PauseVerdict& process(const PauseFrame& f);
   const PauseVerdict* find(uint32_t frame) const;
   PacketPfc on_roce(const RoceSighting& r);
 
-  const PauseTracker& tracker() const { return tracker_; }
-  const std::vector<Propagation>& propagations() const { return tracker_.propagations(); }
+  std::vector<Episode> open_episodes() const { return tracker_.open_episodes(); }
 
  private:
   struct Point {

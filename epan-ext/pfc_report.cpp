@@ -26,7 +26,7 @@ std::string format_pfc_report(const PfcStats& stats, const Analyzer& a, const st
   const uint64_t origin = stats.first_ns();
   out += "Capture span " + us(stats.span_ns()) + " us; times below are microseconds from the first RoCE or PFC frame.\n";
 
-  auto episodes = stats.episodes(a);
+  const auto& episodes = stats.episodes();
 
   TextTable pause({{"Point", kLeft}, {"Pausing MAC", kLeft}, {"Prio"}, {"Frames"}, {"XOFF"}, {"XON"}, {"Paused (us)"},
                    {"Of span"}, {"Longest (us)"}, {"Storms"}, {"No-ECN"}, {"Propagated"}});
@@ -38,7 +38,8 @@ std::string format_pfc_report(const PfcStats& stats, const Analyzer& a, const st
   for (const auto& [key, row] : stats.rows()) {
     const std::string point = a.point_name(row.point), mac = mac_to_string(row.mac);
     uint64_t paused = 0, longest = 0, nstorms = 0;
-    for (const Episode& e : episodes[key]) {
+    const auto it = episodes.find(key);
+    for (const Episode& e : it == episodes.end() ? std::vector<Episode>{} : it->second) {
       paused += e.paused_ns;
       longest = std::max(longest, e.end_ns - e.start_ns);
       if (!e.storm) continue;
@@ -74,7 +75,7 @@ std::string format_pfc_report(const PfcStats& stats, const Analyzer& a, const st
 
   TextTable chains({{"Storm at", kLeft}, {"Pause at", kLeft}, {"Storm frame"}, {"Pause began"}, {"Linked at"},
                      {"After (us)"}});
-  for (const Propagation& p : a.pfc().propagations())
+  for (const Propagation& p : stats.propagations())
     chains.add_row({a.point_name(p.from_point), a.point_name(p.to_point), num(p.storm_frame), num(p.pause_frame),
                     num(p.found_frame), us(p.delay_ns)});
   out += "\nPause propagation (a pause following a storm at another point)\n" +

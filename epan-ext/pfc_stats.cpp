@@ -43,13 +43,13 @@ void PfcStats::add(const TapRecord& r) {
   q.stall_ns += v->pfc.stall_ns;
 }
 
-std::map<PfcStats::Key, std::vector<Episode>> PfcStats::episodes(const Analyzer& a) const {
-  std::map<Key, std::vector<Episode>> out;
-  for (const Episode& e : a.pfc().tracker().episodes()) {
-    const Key k{e.point, e.mac, e.priority};
-    if (rows_.contains(k)) out[k].push_back(e);
-  }
-  return out;
+void PfcStats::settle(const EventLog& log, const FrameSet& selected) {
+  episodes_.clear();
+  for (const Episode& e : log.episodes())
+    if (selected.contains(e.first_frame)) episodes_[{e.point, e.mac, e.priority}].push_back(e);
+  propagations_.clear();
+  for (const Propagation& p : log.propagations())
+    if (selected.contains(p.found_frame)) propagations_.push_back(p);
 }
 
 }  // namespace roceshark::pfc

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // `-z roce,pfc` aggregation, fed by the `roce` tap. Frame counts and QP
-// stalls come from the tapped frames (so a filter applies to them); pause
-// time, longest pause and storms are the engine's episodes for the rows the
-// tapped PFC frames belong to.
+// stalls come from the tapped frames; pause time, longest pause and storms
+// from the engine's episodes, and propagations, settled at draw time: each
+// counts only if the filter selected its frame (an episode's first, the
+// frame that found a propagation), so a filter applies to all of them.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -11,6 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "epan-ext/event_log.h"
+#include "epan-ext/frame_set.h"
 #include "epan-ext/tap_record.h"
 
 namespace roceshark::pfc {
@@ -42,8 +45,11 @@ class PfcStats {
   uint64_t first_ns() const { return first_ns_; }
   uint64_t bad_frames() const { return bad_frames_; }
   uint64_t lossy_findings() const { return lossy_; }
-  // The engine's pause episodes of the rows the tapped frames make.
-  std::map<Key, std::vector<Episode>> episodes(const Analyzer& a) const;
+  // Takes in the log's episodes and propagations.
+  void settle(const EventLog& log, const FrameSet& selected);
+  // Pause episodes by row, in time order.
+  const std::map<Key, std::vector<Episode>>& episodes() const { return episodes_; }
+  const std::vector<Propagation>& propagations() const { return propagations_; }
 
  private:
   std::map<Key, PfcRow> rows_;
@@ -52,6 +58,8 @@ class PfcStats {
   uint64_t first_ns_ = 0, last_ns_ = 0;
   uint64_t bad_frames_ = 0;  // reserved bits, odd destination or truncated
   uint64_t lossy_ = 0;
+  std::map<Key, std::vector<Episode>> episodes_;
+  std::vector<Propagation> propagations_;
 };
 
 }  // namespace roceshark::pfc

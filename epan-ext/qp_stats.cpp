@@ -46,13 +46,13 @@ void QpStats::add(const TapRecord& r) {
       ++row.response_gaps;
       row.missing_responses += v.gap;
     }
-    for (uint64_t rtt : r.analyzer->rtt_samples(v)) row.rtt_ns.add(rtt);
+    for (uint64_t rtt : r.rtt_samples) row.rtt_ns.add(rtt);
     return;
   }
 
   ++row.requests;
   row.request_bytes += r.frame_len;
-  if (const hop::HopVerdict* h = v.has_hop ? r.analyzer->find_hop(v.frame) : nullptr)
+  if (const hop::HopVerdict* h = r.hop)
     row.hop_latency_ns.add(hop::nonnegative_ns(h->latency_ns));
   row.payload_bytes += p.payload_len;
   if (!row.has_psn || v.qp_reuse) {

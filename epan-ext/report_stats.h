@@ -26,6 +26,11 @@ struct ReportStats {
     impact.add(r);
     evidence.add(r);
   }
+  // Takes in the engine's later events about the frames selected.
+  void settle(const EventLog& log, const FrameSet& selected) {
+    hops.settle(log, selected);
+    pfc.settle(log, selected);
+  }
   void clear() { *this = ReportStats{}; }
 };
 

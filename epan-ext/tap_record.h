@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // What the `roce` tap carries for each packet: the engine's verdict (with
 // the packet's own values) for a RoCE packet, or its pause verdict for a PFC
-// frame; the frame's time and length; and the engine itself for flow keys,
-// point names, RTT samples and pause episodes. Statistics are listeners on
-// this; they never re-analyse.
+// frame; the frame's time and length; its hop verdict and RTT samples; the
+// engine itself for flow keys and point names; and the log of what the engine learns later
+// (losses between points, episodes), which statistics settle at draw time.
+// Statistics are listeners on this; they never re-analyse.
 #pragma once
 #include <cstdint>
+#include <span>
 
 #include "epan-ext/analyzer.h"
 #include "epan-ext/dcbx.h"
+#include "epan-ext/event_log.h"
 #include "epan-ext/verdict.h"
 
 namespace roceshark {
@@ -20,6 +23,18 @@ struct TapRecord {
   uint32_t frame_len;
   const pfc::PauseVerdict* pause = nullptr;  // PFC frames, else null
   const qos::DcbxVerdict* dcbx = nullptr;    // LLDP frames with DCBX, else null
+  const EventLog* events = nullptr;
+  const hop::HopVerdict* hop = nullptr;  // RoCE packets seen at an earlier point too, else null
+  std::span<const uint64_t> rtt_samples;  // of the requests a response covered (valid while the frame's taps run)
+
+  uint32_t frame() const { return verdict ? verdict->frame : pause ? pause->frame : dcbx ? dcbx->frame : 0; }
 };
+
+// A RoCE packet's record, with what the engine keeps beside its verdict.
+inline TapRecord roce_record(const Verdict& v, const Analyzer& a, uint64_t ts_ns, uint32_t frame_len,
+                             const EventLog* events = nullptr) {
+  return {&v, &a, ts_ns, frame_len, nullptr, nullptr, events, v.has_hop ? a.find_hop(v.frame) : nullptr,
+          a.rtt_samples(v)};
+}
 
 }  // namespace roceshark

@@ -68,7 +68,10 @@ int dissect_roce(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, void*) {
   // The tap runs after this frame's dissection: the record lives in the
   // packet pool; the verdicts themselves stay put (the engine keeps them in deques).
   const uint64_t ts = static_cast<uint64_t>(pinfo->abs_ts.secs) * 1'000'000'000u + static_cast<uint64_t>(pinfo->abs_ts.nsecs);
-  tap_queue_packet(ids.tap, pinfo, pool_copy(pinfo, TapRecord{v, &a, ts, pinfo->fd->pkt_len, pause, dcbx}));
+  const EventLog* events = &session_events();
+  const TapRecord rec = v ? roce_record(*v, a, ts, pinfo->fd->pkt_len, events)
+                          : TapRecord{nullptr, &a, ts, pinfo->fd->pkt_len, pause, dcbx, events};
+  tap_queue_packet(ids.tap, pinfo, pool_copy(pinfo, rec));
   return tvb_captured_length(tvb);
 }
 

@@ -67,7 +67,7 @@ void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
                              "roce.clock:estimate",
                              prev.c_str(), point.c_str(), static_cast<double>(h->latency_ns) / 1e3);
   }
-  for (const hop::HopMatcher::Skew& s : a.hops().skews_at(v.frame)) {
+  for (const hop::Skew& s : session_events().skews_at(v.frame)) {
     const auto e = a.hops().clocks().estimate(s.a, s.b);  // so far: final on later passes
     if (!e) continue;
     expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kClockSkew)), check_expert(kClockSkew),
@@ -83,7 +83,7 @@ void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
                            "for mirror sessions on one collector set roce.point_key (erspan, vlan)",
                            point.c_str(), a.flow_key(v.flow).qp, unsigned{v.pkt.ttl});
   // Known once the match window has passed: on later passes (GUI, -2).
-  if (a.lost_after(v.frame))
+  if (session_events().lost_after(v.frame))
     expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kHopLoss)), check_expert(kHopLoss),
                            "Lost after %s: not seen at the next point on its path", point.c_str());
 }

@@ -55,6 +55,7 @@ expert_field* check_expert(checks::Kind k, size_t i = 0);
 // The engine for the open capture file: made by the init routine, dropped
 // by the cleanup routine.
 Analyzer& session();
+const EventLog& session_events();  // what session() learned after the frames' verdicts
 void session_reset(const Config& cfg);
 void session_drop();
 // The policy the preferences give, for reports on files with no RoCE.

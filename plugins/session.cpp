@@ -5,16 +5,27 @@
 
 namespace roceshark::glue {
 namespace {
-std::unique_ptr<Analyzer> current;
+// The engine and the sink it emits to: the log later passes and taps read.
+struct Session {
+  explicit Session(const Config& cfg) : analyzer(cfg, &events) {}
+  EventLog events;
+  Analyzer analyzer;
+};
+std::unique_ptr<Session> current;
 }  // namespace
 
 Analyzer& session() {
-  if (!current) current = std::make_unique<Analyzer>();
-  return *current;
+  if (!current) current = std::make_unique<Session>(Config{});
+  return current->analyzer;
+}
+
+const EventLog& session_events() {
+  session();
+  return current->events;
 }
 
 void session_reset(const Config& cfg) {
-  current = std::make_unique<Analyzer>(cfg);
+  current = std::make_unique<Session>(cfg);
 }
 
 void session_drop() { current.reset(); }

@@ -4,7 +4,6 @@
 // roce.hop.latency_ns has them: the Qt dialog shows a float with six
 // decimals, and sorts strings as text.
 #include <map>
-#include <tuple>
 #include <utility>
 
 #include "epan-ext/hop_stats.h"
@@ -42,16 +41,26 @@ class HopTable {
   }
   void clear() {
     stats_.clear();
+    selected_ = {};
     row_of_.clear();
-    lost_seen_.clear();
+    lost_.clear();
     rows_.reset();
   }
 
   bool add(const TapRecord& r) {
     const Verdict* v = r.verdict;
-    const hop::HopVerdict* h = v && v->has_hop ? r.analyzer->find_hop(v->frame) : nullptr;
+    const hop::HopVerdict* h = r.hop;
     stats_.add(r);
+    selected_.add(r.frame());
     bool changed = false;
+    // The losses known by now of the frames tapped so far (the GUI taps
+    // after the first pass: by then every one is known).
+    if (r.events && stats_.settle(*r.events, selected_, r.frame())) {
+      lost_.clear();
+      for (const auto& [hop, l] : stats_.losses()) lost_[hop] = l.lost;
+      for (const auto& [hop, row] : row_of_) rows_.set_uint(row, lost, lost_of(hop));
+      changed = true;
+    }
     if (h) {
       const Hop hop{h->prev_point, v->point};
       if (auto it = stats_.hops().find(hop); it != stats_.hops().end()) {
@@ -59,23 +68,28 @@ class HopTable {
         changed = true;
       }
     }
-    if (v && v->flow != kNoId) changed |= count_losses(*v, *r.analyzer);
     return changed;
   }
 
  private:
   using Hop = std::pair<uint32_t, uint32_t>;
   hop::HopStats stats_;
+  FrameSet selected_;
   TableRows rows_;
   std::map<Hop, guint> row_of_;
-  // The engine's losses per (hop, flow) already in the Lost column.
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint64_t> lost_seen_;
+  std::map<Hop, uint64_t> lost_;  // the Lost column: HopStats's losses as last settled
+
+  uint64_t lost_of(const Hop& hop) const {
+    const auto it = lost_.find(hop);
+    return it == lost_.end() ? 0 : it->second;
+  }
 
   void show(const Hop& hop, const hop::HopRow& r, const Analyzer& a) {
     auto [it, added] = row_of_.try_emplace(hop);
     if (added) it->second = rows_.add(columns(), {a.point_name(hop.first), a.point_name(hop.second)});
     const guint row = it->second;
     rows_.set_uint(row, matched, r.matched);
+    rows_.set_uint(row, lost, lost_of(hop));
     // Exact and signed, as -z roce,hops shows them; the percentiles count a
     // negative latency (unsynced clocks) as 0.
     rows_.set_int(row, lat_min, r.min_latency_ns);
@@ -86,27 +100,6 @@ class HopTable {
     rows_.set_uint(row, bursts, r.bursts);
     rows_.set_uint(row, remarked, r.remarked);
     rows_.set_uint(row, ce_set, r.ce_set);
-  }
-
-  // The engine counts a loss on a hop when a later packet of the same flow
-  // reaches either end of it, so only the hops at this packet's point, for
-  // its flow, can have changed. (HopStats::losses() sums every flow: too
-  // much work per packet.)
-  bool count_losses(const Verdict& v, const Analyzer& a) {
-    const auto& engine = a.hops().hops();
-    bool changed = false;
-    for (const auto& [hop, row] : row_of_) {
-      if (hop.first != v.point && hop.second != v.point) continue;
-      auto e = engine.find({hop.first, hop.second, v.flow});
-      if (e == engine.end()) continue;
-      uint64_t& seen = lost_seen_[{hop.first, hop.second, v.flow}];
-      if (e->second.lost == seen) continue;
-      // A packet taken as lost that turns up late (reordering) takes one back.
-      rows_.set_uint(row, lost, rows_.uint_at(row, lost) + e->second.lost - seen);
-      seen = e->second.lost;
-      changed = true;
-    }
-    return changed;
   }
 };
 

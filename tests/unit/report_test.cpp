@@ -18,7 +18,7 @@ struct Fed {
   QpStats stats;
   void feed(const PacketInfo& p) {
     const Verdict& v = a.process(p);
-    stats.add({&v, &a, p.ts_ns, p.frame_len});
+    stats.add(roce_record(v, a, p.ts_ns, p.frame_len));
   }
 };
 

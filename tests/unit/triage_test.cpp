@@ -22,7 +22,7 @@ struct Fed {
   ReportStats stats;
   const Verdict& feed(const PacketInfo& p) {
     const Verdict& v = a.process(p);
-    stats.add({&v, &a, p.ts_ns, p.frame_len});
+    stats.add(roce_record(v, a, p.ts_ns, p.frame_len));
     return v;
   }
   const QpImpact& only_row() const {
@@ -236,7 +236,7 @@ TEST(Health, ReachedFlowLimitMakesTheVerdictIncomplete) {
   ReportStats stats;
   auto feed = [&](const PacketInfo& p) {
     const Verdict& v = a.process(p);
-    stats.add({&v, &a, p.ts_ns, p.frame_len});
+    stats.add(roce_record(v, a, p.ts_ns, p.frame_len));
   };
   Wire first, second;
   second.qp_b = 0x33;
@@ -265,7 +265,7 @@ TEST(Health, WithinTheFlowLimitNoLimitIsListed) {
   Wire w;
   const PacketInfo p = w.req(0, 0);
   const Verdict& v = a.process(p);
-  stats.add({&v, &a, p.ts_ns, p.frame_len});
+  stats.add(roce_record(v, a, p.ts_ns, p.frame_len));
   EXPECT_TRUE(limits_reached(stats, a).empty());
   EXPECT_NE(format_json_report(stats, &a, "").find(R"("limits":[])"), std::string::npos);
 }
