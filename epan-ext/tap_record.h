@@ -25,7 +25,7 @@ struct TapRecord {
   const qos::DcbxVerdict* dcbx = nullptr;    // LLDP frames with DCBX, else null
   const EventLog* events = nullptr;
   const hop::HopVerdict* hop = nullptr;  // RoCE packets seen at an earlier point too, else null
-  std::span<const uint64_t> rtt_samples;  // of the requests a response covered (valid while the frame's taps run)
+  std::span<const uint64_t> rtt_samples{};  // of the requests a response covered (valid while the frame's taps run)
 
   uint32_t frame() const { return verdict ? verdict->frame : pause ? pause->frame : dcbx ? dcbx->frame : 0; }
 };

@@ -88,7 +88,7 @@ TEST(QosStats, MirrorDuplicatesAreNotCounted) {
 
 TEST(QosStats, IgnoresTapRecordsWithoutARoceVerdict) {
   Fed f;
-  f.stats.add({nullptr, &f.a, 0, 64});  // a PFC frame on the same tap
+  f.stats.add({.verdict = nullptr, .analyzer = &f.a, .ts_ns = 0, .frame_len = 64});  // a PFC frame on the same tap
   EXPECT_TRUE(f.stats.rows().empty());
   EXPECT_EQ(f.stats.untracked(), 0u);
 }
