@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// One RoCE packet as the glue hands it to the engine: plain values only.
+// One RoCE packet as the decoder hands it to the engine: plain values only.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -28,7 +28,7 @@ struct CmMessage {
 };
 
 struct PacketInfo {
-  bool truncated = false;  // InfiniBand seen, but the BTH didn't fit: nothing else is valid
+  bool truncated = false;  // RoCE seen, but the snaplen cut the BTH (or the AETH it implies): only frame, ts, point are valid
   uint32_t frame = 0;
   uint64_t ts_ns = 0;
   uint32_t point = 0;  // capture point id (pcapng interface by default)
@@ -52,11 +52,19 @@ struct PacketInfo {
   bool has_reth = false;
   uint32_t dma_len = 0;
 
+  // AtomicETH (CmpSwap, FetchAdd)
+  bool has_atomic_eth = false;
+  uint64_t atomic_va = 0;
+  uint32_t atomic_rkey = 0;
+  uint64_t atomic_swap_add = 0;  // swap (CmpSwap) or add (FetchAdd) data
+  uint64_t atomic_compare = 0;
+
   uint32_t payload_len = 0;  // IB payload bytes, without pad and ICRC
   uint32_t frame_len = 0;    // bytes on the wire
   uint8_t ecn = 0;           // IP ECN / GRH traffic class low bits
   uint8_t dscp = 0;          // IP DSCP / GRH traffic class high bits
   int8_t pcp = -1;           // VLAN PCP of the tag nearest the RoCE packet, -1 untagged
+  uint16_t vlan_id = 0;      // VLAN id of that tag, 0 untagged
   std::array<uint8_t, 6> dst_mac{};  // the Ethernet header nearest the RoCE packet
   std::array<uint8_t, 6> src_mac{};
   uint8_t ttl = 0;           // IPv4 TTL, IPv6 or GRH hop limit

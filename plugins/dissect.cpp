@@ -37,32 +37,27 @@ int dissect_roce(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, void*) {
   const pfc::PauseVerdict* pause = nullptr;
   const qos::DcbxVerdict* dcbx = nullptr;
   if (PINFO_FD_VISITED(pinfo)) {
-    // Later passes may have no InfiniBand fields at all (GUI packet list,
-    // retap): everything shown comes from the first pass.
+    // Everything shown comes from the first pass: later passes (GUI packet
+    // list, retap, -2) read the verdicts back, never decode again.
     v = a.find(pinfo->num);
     if (!v) pause = a.find_pause(pinfo->num);
     if (!v && !pause) dcbx = a.find_dcbx(pinfo->num);
   } else {
-    const Extraction e = extract(pinfo, tree, check_icrc);
-    switch (e.kind) {
-      case Extracted::not_roce: return 0;
-      case Extracted::pause:
-        name_point(pinfo, a, e.pause.point);
-        pause = &a.process(e.pause);
+    const decode::Decoded d = extract(tvb, pinfo, check_icrc);
+    switch (d.kind) {
+      case decode::Kind::not_ours: return 0;
+      case decode::Kind::pause:
+        name_point(pinfo, a, d.pause.point);
+        pause = &a.process(d.pause);
         break;
-      case Extracted::dcbx:
-        name_point(pinfo, a, e.dcbx.point);
-        dcbx = &a.process(pinfo->num, e.dcbx);
+      case decode::Kind::dcbx:
+        name_point(pinfo, a, d.dcbx.point);
+        dcbx = &a.process(pinfo->num, d.dcbx);
         break;
-      case Extracted::ok:
-      case Extracted::truncated: {
-        PacketInfo p = e.packet;
-        p.truncated = e.kind == Extracted::truncated;
-        p.frame = pinfo->num;
-        name_point(pinfo, a, p.point);
-        v = &a.process(p);
+      case decode::Kind::roce:
+        name_point(pinfo, a, d.packet.point);
+        v = &a.process(d.packet);
         break;
-      }
     }
   }
   if (!v && !pause && !dcbx) return 0;  // not ours, or the engine was reset since the first pass

@@ -29,6 +29,19 @@ uint32_t interface_point(const packet_info* pinfo) {
              : 0;
 }
 
+uint32_t frame_point(const packet_info* pinfo, std::optional<uint16_t> erspan_session, std::optional<uint16_t> outer_vlan) {
+  switch (point_key()) {
+    case PointKey::interface: break;
+    case PointKey::erspan:
+      if (erspan_session) return kErspanPoint | *erspan_session;
+      break;
+    case PointKey::vlan:
+      if (outer_vlan) return kVlanPoint | *outer_vlan;
+      break;
+  }
+  return interface_point(pinfo);
+}
+
 std::string point_name(const packet_info* pinfo, uint32_t point) {
   std::string key, fallback;
   if (point & kErspanPoint) {

@@ -9,7 +9,6 @@
 #include <string>
 
 #include "plugins/dissect.h"
-#include "plugins/extract.h"
 #include "plugins/register.h"
 #include "plugins/roce.h"
 
@@ -18,8 +17,6 @@ namespace roceshark::glue {
 Ids ids;
 
 namespace {
-
-dissector_handle_t handle;
 
 // Preferences (documented, with their accepted ranges, in README.md).
 guint pref_timeout_us = 1000;
@@ -230,16 +227,13 @@ void register_protocol() {
   register_fields();
   register_preferences();
   ids.tap = register_tap("roce");
-  handle = create_dissector_handle(dissect_roce, ids.proto);
-  register_postdissector(handle);
+  register_postdissector(create_dissector_handle(dissect_roce, ids.proto));
   register_init_routine(init_file);
   register_cleanup_routine(session_drop);
 }
 
 void register_handoff() {
   apply_preferences();  // the defaults, before any file
-  resolve_fields();
-  set_postdissector_wanted_hfids(handle, wanted_fields());
 }
 
 }  // namespace roceshark::glue

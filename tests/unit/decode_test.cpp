@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "epan-ext/decode/frame_decoder.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string_view>
+#include <vector>
+
+#include "tests/unit/decode_fixtures.h"
+
+namespace roceshark::decode {
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+using test::kAckIpv6, test::kCmpSwap, test::kCmReq, test::kDns, test::kErspan2, test::kErspan3, test::kLldp,
+    test::kPause, test::kPfc, test::kQinQ, test::kRocev1, test::kWriteOnlyVlan;
+
+Bytes hex(std::string_view s) {
+  Bytes b;
+  for (size_t i = 0; i + 1 < s.size(); i += 2) b.push_back(static_cast<uint8_t>(std::stoi(std::string(s.substr(i, 2)), nullptr, 16)));
+  return b;
+}
+
+// The frame cut to `snap` bytes, its wire length the whole frame's.
+Decoded run(const Bytes& f, size_t snap = SIZE_MAX, bool icrc = true) {
+  FrameIn in;
+  in.bytes = {f.data(), std::min(snap, f.size())};
+  in.wire_len = static_cast<uint32_t>(f.size());
+  in.frame = 7, in.point = 3, in.ts_ns = 1000, in.check_icrc = icrc;
+  return decode_frame(in);
+}
+
+void set16(Bytes& f, size_t at, uint16_t v) { f[at] = static_cast<uint8_t>(v >> 8), f[at + 1] = static_cast<uint8_t>(v); }
+
+const Mac kA = {2, 0, 0, 0, 0, 0x0a}, kB = {2, 0, 0, 0, 0, 0x0b}, kPfcDst = {0x01, 0x80, 0xC2, 0, 0, 1};
+
+Address ip4(uint8_t last) { return Address::from(Bytes{10, 0, 0, last}); }
+
+TEST(Decode, RoceV2Ipv4WithVlanAndReth) {
+  const Decoded d = run(hex(kWriteOnlyVlan));
+  ASSERT_EQ(d.kind, Kind::roce) << d.reason_text();
+  const PacketInfo& p = d.packet;
+  EXPECT_FALSE(p.truncated);
+  EXPECT_EQ(p.encap, Encap::rocev2_ipv4);
+  EXPECT_EQ(p.src, ip4(1));
+  EXPECT_EQ(p.dst, ip4(2));
+  EXPECT_EQ(p.opcode, 0x0A);
+  EXPECT_EQ(p.dest_qp, 0x162u);
+  EXPECT_EQ(p.psn, 5u);
+  EXPECT_TRUE(p.ack_req);
+  EXPECT_FALSE(p.fecn || p.becn);
+  EXPECT_TRUE(p.has_reth);
+  EXPECT_EQ(p.dma_len, 64u);
+  EXPECT_FALSE(p.has_aeth);
+  EXPECT_EQ(p.payload_len, 64u);
+  EXPECT_EQ(p.frame_len, 142u);
+  EXPECT_EQ(p.dscp, 26);
+  EXPECT_EQ(p.ecn, 2);
+  EXPECT_EQ(p.ttl, 64);
+  EXPECT_TRUE(p.has_ip_id);
+  EXPECT_EQ(p.ip_id, 0x1234);
+  EXPECT_EQ(p.pcp, 3);
+  EXPECT_EQ(p.vlan_id, 100);
+  EXPECT_EQ(p.src_mac, kA);
+  EXPECT_EQ(p.dst_mac, kB);
+  EXPECT_EQ(p.frame, 7u);
+  EXPECT_EQ(p.point, 3u);
+  EXPECT_EQ(p.ts_ns, 1000u);
+  EXPECT_EQ(p.icrc, IcrcState::good);  // scapy's ICRC
+  EXPECT_EQ(p.icrc_value, p.icrc_expected);
+  EXPECT_EQ(d.outer_vlan, 100);
+  EXPECT_FALSE(d.erspan_session);
+  EXPECT_EQ(d.reason, Reason::none);
+}
+
+TEST(Decode, IcrcPreferenceOffLeavesItUnchecked) {
+  EXPECT_EQ(run(hex(kWriteOnlyVlan), SIZE_MAX, false).packet.icrc, IcrcState::unchecked);
+  Bytes f = hex(kWriteOnlyVlan);
+  f[80] ^= 1;  // a payload bit
+  EXPECT_EQ(run(f).packet.icrc, IcrcState::bad);
+}
+
+TEST(Decode, RoceV2Ipv6Ack) {
+  const Decoded d = run(hex(kAckIpv6), SIZE_MAX, false);
+  ASSERT_EQ(d.kind, Kind::roce) << d.reason_text();
+  const PacketInfo& p = d.packet;
+  EXPECT_EQ(p.encap, Encap::rocev2_ipv6);
+  EXPECT_EQ(p.src.len, 16);
+  EXPECT_EQ(p.src.bytes[0], 0xfd);
+  EXPECT_EQ(p.src.bytes[15], 2);
+  EXPECT_EQ(p.opcode, 0x11);
+  EXPECT_TRUE(p.has_aeth);
+  EXPECT_EQ(p.syndrome, 0x1F);
+  EXPECT_EQ(p.msn, 3u);
+  EXPECT_EQ(p.psn, 7u);
+  EXPECT_EQ(p.payload_len, 0u);
+  EXPECT_EQ(p.dscp, 26);
+  EXPECT_EQ(p.ecn, 1);
+  EXPECT_EQ(p.ttl, 63);
+  EXPECT_FALSE(p.has_ip_id);
+  EXPECT_EQ(p.pcp, -1);
+  EXPECT_EQ(p.icrc, IcrcState::unchecked);
+  EXPECT_FALSE(d.outer_vlan);
+}
+
+TEST(Decode, QinQTakesTheTagNearestThePacket) {
+  const Decoded d = run(hex(kQinQ));
+  ASSERT_EQ(d.kind, Kind::roce) << d.reason_text();
+  EXPECT_EQ(d.packet.pcp, 5);
+  EXPECT_EQ(d.packet.vlan_id, 20);
+  EXPECT_EQ(d.outer_vlan, 10);  // 802.1ad outer tag: roce.point_key:vlan
+  EXPECT_EQ(d.packet.payload_len, 16u);
+  EXPECT_EQ(d.packet.icrc, IcrcState::good);
+}
+
+TEST(Decode, ErspanIIReportsTheSessionAndTheInnerPacket) {
+  const Decoded d = run(hex(kErspan2));
+  ASSERT_EQ(d.kind, Kind::roce) << d.reason_text();
+  EXPECT_EQ(d.erspan_session, 100);
+  EXPECT_FALSE(d.outer_vlan);
+  const PacketInfo& p = d.packet;
+  EXPECT_EQ(p.src, ip4(1));  // the inner packet, not the mirror's 192.168.0.x
+  EXPECT_EQ(p.src_mac, kA);
+  EXPECT_EQ(p.pcp, 3);
+  EXPECT_EQ(p.dma_len, 64u);
+  EXPECT_EQ(p.frame_len, 192u);  // the mirrored frame on the wire
+  EXPECT_EQ(p.icrc, IcrcState::good);
+}
+
+TEST(Decode, ErspanIII) {
+  const Decoded d = run(hex(kErspan3));
+  ASSERT_EQ(d.kind, Kind::roce) << d.reason_text();
+  EXPECT_EQ(d.erspan_session, 200);
+  EXPECT_EQ(d.packet.pcp, -1);
+  EXPECT_EQ(d.packet.psn, 5u);
+  EXPECT_EQ(d.packet.icrc, IcrcState::good);
+}
+
+TEST(Decode, ErspanIIIWithPlatformSubheader) {
+  Bytes f = hex(kErspan3);
+  // GRE at 34 (8 bytes with the sequence), ERSPAN III at 42: set O and add 8 bytes of subheader.
+  f[42 + 11] |= 1;
+  f.insert(f.begin() + 54, 8, 0xEE);
+  set16(f, 16, static_cast<uint16_t>(f.size() - 14));
+  const Decoded d = run(f);
+  ASSERT_EQ(d.kind, Kind::roce) << d.reason_text();
+  EXPECT_EQ(d.packet.src, ip4(1));
+}
+
+TEST(Decode, ErspanTypeIHasNoHeader) {
+  Bytes f = hex(kErspan2);
+  f.erase(f.begin() + 38, f.begin() + 50);  // sequence number and ERSPAN II header
+  set16(f, 34, 0x0000);                      // GRE: no sequence number
+  set16(f, 16, static_cast<uint16_t>(f.size() - 14));
+  const Decoded d = run(f);
+  ASSERT_EQ(d.kind, Kind::roce) << d.reason_text();
+  EXPECT_FALSE(d.erspan_session);
+  EXPECT_EQ(d.packet.src, ip4(1));
+}
+
+TEST(Decode, RoceV1) {
+  const Decoded d = run(hex(kRocev1), SIZE_MAX, false);
+  ASSERT_EQ(d.kind, Kind::roce) << d.reason_text();
+  const PacketInfo& p = d.packet;
+  EXPECT_EQ(p.encap, Encap::rocev1);
+  EXPECT_EQ(p.src.len, 16);
+  EXPECT_EQ(p.src.bytes[15], 0x0a);
+  EXPECT_EQ(p.opcode, 0x0C);
+  EXPECT_TRUE(p.has_reth);
+  EXPECT_EQ(p.dma_len, 4096u);
+  EXPECT_EQ(p.dscp, 26);
+  EXPECT_EQ(p.ecn, 2);
+  EXPECT_EQ(p.ttl, 64);
+  EXPECT_EQ(p.payload_len, 0u);
+}
+
+TEST(Decode, CmReq) {
+  const Decoded d = run(hex(kCmReq));
+  ASSERT_EQ(d.kind, Kind::roce) << d.reason_text();
+  const CmMessage& cm = d.packet.cm;
+  EXPECT_EQ(cm.kind, CmMessage::Kind::req);
+  EXPECT_EQ(cm.local_comm_id, 0xC0DE0001u);
+  EXPECT_EQ(cm.local_qpn, 0x161u);
+  EXPECT_EQ(cm.start_psn, 0xABCu);
+  EXPECT_EQ(d.packet.icrc, IcrcState::good);
+}
+
+TEST(Decode, CmRep) {
+  Bytes f = hex(kCmReq);
+  const size_t data = 62 + 24;  // MAD at 62, its data after the 24-byte header
+  set16(f, 62 + 16, 0x0013);
+  f[data + 7] = 0x09;                                      // remote comm id 9
+  f[data + 12] = 0, f[data + 13] = 0x01, f[data + 14] = 0x62;  // QPN 0x162
+  f[data + 20] = 0, f[data + 21] = 0, f[data + 22] = 0x77;     // start PSN 0x77
+  const CmMessage cm = run(f).packet.cm;
+  EXPECT_EQ(cm.kind, CmMessage::Kind::rep);
+  EXPECT_EQ(cm.remote_comm_id, 9u);
+  EXPECT_EQ(cm.local_qpn, 0x162u);
+  EXPECT_EQ(cm.start_psn, 0x77u);
+}
+
+TEST(Decode, CmOnlyOnQp1) {
+  Bytes f = hex(kCmReq);
+  f[42 + 7] = 2;  // BTH dest QP 2
+  EXPECT_EQ(run(f).packet.cm.kind, CmMessage::Kind::none);
+}
+
+TEST(Decode, AtomicEth) {
+  const Decoded d = run(hex(kCmpSwap));
+  ASSERT_EQ(d.kind, Kind::roce) << d.reason_text();
+  const PacketInfo& p = d.packet;
+  EXPECT_TRUE(p.has_atomic_eth);
+  EXPECT_EQ(p.atomic_va, 0x3000u);
+  EXPECT_EQ(p.atomic_rkey, 0x44u);
+  EXPECT_EQ(p.atomic_swap_add, 0x55u);
+  EXPECT_EQ(p.atomic_compare, 0x66u);
+  EXPECT_EQ(p.payload_len, 0u);
+}
+
+TEST(Decode, Pfc) {
+  const Decoded d = run(hex(kPfc));
+  ASSERT_EQ(d.kind, Kind::pause) << d.reason_text();
+  const pfc::PauseFrame& f = d.pause;
+  EXPECT_EQ(f.enable, 0x18);
+  EXPECT_EQ(f.quanta[3], 0xFFFF);
+  EXPECT_EQ(f.quanta[4], 0x10);
+  EXPECT_EQ(f.quanta[0], 0);
+  EXPECT_EQ(f.captured, 8);
+  EXPECT_EQ(f.src, kB);
+  EXPECT_EQ(f.dst, kPfcDst);
+  EXPECT_EQ(f.wire_len, 60u);
+  EXPECT_EQ(f.frame, 7u);
+  EXPECT_EQ(f.point, 3u);
+  EXPECT_EQ(f.ts_ns, 1000u);
+}
+
+TEST(Decode, PfcCutKeepsTheCapturedClasses) {
+  // MAC control at 14: opcode, vector, then class 0 at 18: 5 bytes of times = 2 classes.
+  const Decoded d = run(hex(kPfc), 23);
+  ASSERT_EQ(d.kind, Kind::pause);
+  EXPECT_EQ(d.pause.captured, 2);
+  EXPECT_EQ(run(hex(kPfc), 17).where, std::string_view("MAC control"));
+}
+
+TEST(Decode, PauseIsAPfcFrameEnablingAllEight) {
+  const Decoded d = run(hex(kPause));
+  ASSERT_EQ(d.kind, Kind::pause);
+  EXPECT_EQ(d.pause.enable, 0xFF);
+  for (uint16_t q : d.pause.quanta) EXPECT_EQ(q, 0x100);
+}
+
+TEST(Decode, OtherMacControlIsNotOurs) {
+  Bytes f = hex(kPause);
+  set16(f, 14, 0x0002);  // GATE
+  const Decoded d = run(f);
+  EXPECT_EQ(d.kind, Kind::not_ours);
+  EXPECT_EQ(d.reason, Reason::not_roce);
+}
+
+TEST(Decode, LldpWithDcbx) {
+  const Decoded d = run(hex(kLldp));
+  ASSERT_EQ(d.kind, Kind::dcbx) << d.reason_text();
+  EXPECT_TRUE(d.dcbx.has_pfc);
+  EXPECT_EQ(d.dcbx.pfc_enabled, 0x08);
+  ASSERT_EQ(d.dcbx.app_dscp.size(), 1u);
+  EXPECT_EQ(d.dcbx.app_dscp[0], std::make_pair(uint8_t{26}, uint8_t{3}));
+  EXPECT_EQ(d.dcbx.mac, kB);
+  EXPECT_EQ(d.dcbx.point, 3u);
+}
+
+TEST(Decode, LldpWithoutDcbxIsNotOurs) {
+  const Decoded d = run(hex(kLldp), 14 + 22);  // chassis, port, TTL only
+  EXPECT_EQ(d.kind, Kind::not_ours);
+  EXPECT_EQ(d.reason_text(), "not ours: not RoCE, PFC or DCBX (LLDP without DCBX)");
+}
+
+TEST(Decode, UdpToAnotherPortIsNotOurs) {
+  const Decoded d = run(hex(kDns));
+  EXPECT_EQ(d.kind, Kind::not_ours);
+  EXPECT_EQ(d.reason, Reason::not_roce);
+  EXPECT_EQ(d.reason_text(), "not ours: not RoCE, PFC or DCBX (UDP port)");
+}
+
+TEST(Decode, OtherLinkTypesAreNotOurs) {
+  const Bytes f = hex(kWriteOnlyVlan);
+  FrameIn in;
+  in.bytes = f;
+  in.wire_len = static_cast<uint32_t>(f.size());
+  in.link = LinkType::other;
+  const Decoded d = decode_frame(in);
+  EXPECT_EQ(d.kind, Kind::not_ours);
+  EXPECT_EQ(d.reason, Reason::link_type);
+  EXPECT_EQ(d.reason_text(), "not ours: link type is not Ethernet");
+}
+
+TEST(Decode, IpFragmentIsNotOurs) {
+  Bytes f = hex(kWriteOnlyVlan);
+  set16(f, 18 + 6, 0x2000);  // more fragments
+  EXPECT_EQ(run(f).where, std::string_view("IPv4 fragment"));
+}
+
+struct Cut {
+  size_t snap;
+  Kind kind;
+  Reason reason;
+  const char* where;
+};
+
+// Every snaplen, layer by layer: where the decoder says it was cut.
+void expect_cuts(const Bytes& f, std::initializer_list<Cut> cuts) {
+  auto next = cuts.begin();
+  for (size_t snap = 0; snap <= f.size(); ++snap) {
+    while (std::next(next) != cuts.end() && snap >= std::next(next)->snap) ++next;
+    const Decoded d = run(f, snap);
+    SCOPED_TRACE("snap " + std::to_string(snap) + ": " + d.reason_text());
+    EXPECT_EQ(d.kind, next->kind);
+    EXPECT_EQ(d.reason, next->reason);
+    EXPECT_EQ(std::string_view(d.where), next->where);
+    if (d.kind == Kind::roce) {
+      EXPECT_EQ(d.packet.truncated, d.reason == Reason::truncated);
+    }
+  }
+}
+
+TEST(Decode, TruncatedAtEveryLayerOfRoceV2) {
+  const Bytes f = hex(kWriteOnlyVlan);
+  expect_cuts(f, {{0, Kind::not_ours, Reason::truncated, "Ethernet header"},
+                  {14, Kind::not_ours, Reason::truncated, "VLAN tag"},
+                  {18, Kind::not_ours, Reason::truncated, "IPv4 header"},
+                  {38, Kind::not_ours, Reason::truncated, "UDP header"},
+                  {46, Kind::roce, Reason::truncated, "BTH"},
+                  {58, Kind::roce, Reason::none, ""}});
+  // Past the BTH the packet is analysed; what was cut after it is said per header.
+  EXPECT_FALSE(run(f, 73).packet.has_reth);
+  EXPECT_TRUE(run(f, 74).packet.has_reth);
+  EXPECT_EQ(run(f, 141).packet.icrc, IcrcState::not_captured);
+  EXPECT_EQ(run(f, 141).packet.payload_len, 64u);  // from the IP length, not the capture
+  EXPECT_EQ(run(f, 46).packet.frame, 7u);
+  EXPECT_EQ(run(f, 46).packet.point, 3u);
+}
+
+TEST(Decode, TruncatedAethAndIpv6Header) {
+  expect_cuts(hex(kAckIpv6), {{0, Kind::not_ours, Reason::truncated, "Ethernet header"},
+                              {14, Kind::not_ours, Reason::truncated, "IPv6 header"},
+                              {54, Kind::not_ours, Reason::truncated, "UDP header"},
+                              {62, Kind::roce, Reason::truncated, "BTH"},
+                              {74, Kind::roce, Reason::truncated, "AETH"},
+                              {78, Kind::roce, Reason::none, ""}});
+}
+
+TEST(Decode, TruncatedInsideErspan) {
+  expect_cuts(hex(kErspan2), {{0, Kind::not_ours, Reason::truncated, "Ethernet header"},
+                              {14, Kind::not_ours, Reason::truncated, "IPv4 header"},
+                              {34, Kind::not_ours, Reason::truncated, "GRE header"},
+                              {42, Kind::not_ours, Reason::truncated, "ERSPAN header"},
+                              {50, Kind::not_ours, Reason::truncated, "Ethernet header"},
+                              {64, Kind::not_ours, Reason::truncated, "VLAN tag"},
+                              {68, Kind::not_ours, Reason::truncated, "IPv4 header"},
+                              {88, Kind::not_ours, Reason::truncated, "UDP header"},
+                              {96, Kind::roce, Reason::truncated, "BTH"},
+                              {108, Kind::roce, Reason::none, ""}});
+}
+
+TEST(Decode, TruncatedRoceV1IsRoceFromTheGrhOn) {
+  expect_cuts(hex(kRocev1), {{0, Kind::not_ours, Reason::truncated, "Ethernet header"},
+                             {14, Kind::roce, Reason::truncated, "GRH"},
+                             {54, Kind::roce, Reason::truncated, "BTH"},
+                             {66, Kind::roce, Reason::none, ""}});
+}
+
+TEST(Decode, LengthsThatDisagreeWithTheFrameAreMalformed) {
+  const auto where = [](Bytes f) { return std::string(run(f).where) + "/" + run(f).reason_text(); };
+  Bytes f = hex(kWriteOnlyVlan);
+  set16(f, 18 + 2, 200);  // IPv4 total length past the frame
+  EXPECT_EQ(where(f), "IPv4 total length/malformed IPv4 total length");
+  f = hex(kWriteOnlyVlan);
+  f[18] = 0x44;  // IHL 4
+  EXPECT_EQ(where(f), "IPv4 header length/malformed IPv4 header length");
+  f = hex(kWriteOnlyVlan);
+  set16(f, 38 + 4, 100);  // UDP length short of the IP payload
+  EXPECT_EQ(where(f), "UDP length/malformed UDP length");
+  f = hex(kAckIpv6);
+  set16(f, 14 + 4, 100);  // IPv6 payload length past the frame
+  EXPECT_EQ(where(f), "IPv6 payload length/malformed IPv6 payload length");
+  f = hex(kRocev1);
+  set16(f, 14 + 4, 100);  // GRH payload length past the frame
+  EXPECT_EQ(where(f), "GRH payload length/malformed GRH payload length");
+  f = hex(kRocev1);
+  set16(f, 14 + 4, 12);  // room for the BTH, none for the ICRC
+  EXPECT_EQ(run(f).reason, Reason::malformed);
+  f = hex(kErspan2);
+  set16(f, 14 + 2, 60);  // the outer IP ends inside the inner frame's headers
+  EXPECT_EQ(run(f).reason, Reason::malformed);
+}
+
+TEST(Decode, MalformedEvenWhenCut) {
+  Bytes f = hex(kWriteOnlyVlan);
+  set16(f, 18 + 2, 200);
+  EXPECT_EQ(run(f, 60).reason, Reason::malformed);  // the length is wrong whatever the snaplen
+}
+
+TEST(Decode, HostileLengthsAtTheirMaximum) {
+  Bytes f = hex(kErspan2);
+  set16(f, 14 + 2, 0xFFFF);  // outer IPv4 total length
+  set16(f, 68 + 2, 0xFFFF);  // inner IPv4 total length
+  set16(f, 88 + 4, 0xFFFF);  // UDP length
+  EXPECT_EQ(run(f).reason, Reason::malformed);
+  // Lengths consistent with a 64 KiB frame of which 200 bytes were captured.
+  f.resize(65535 + 14, 0);
+  set16(f, 14 + 2, 0xFFFF);
+  set16(f, 68 + 2, static_cast<uint16_t>(0xFFFF - 54));
+  set16(f, 88 + 4, static_cast<uint16_t>(0xFFFF - 54 - 20));
+  const Decoded d = run(f, 200);
+  ASSERT_EQ(d.kind, Kind::roce) << d.reason_text();
+  EXPECT_EQ(d.packet.icrc, IcrcState::not_captured);
+  // A frame of all ones: tags until the end.
+  EXPECT_EQ(run(Bytes(1500, 0xFF)).reason, Reason::not_roce);
+  Bytes tags(12, 0);
+  for (int i = 0; i < 400; ++i) tags.insert(tags.end(), {0x81, 0x00, 0x20, 0x01});
+  EXPECT_EQ(run(tags).where, std::string_view("VLAN tag"));
+}
+
+TEST(Decode, NestedTunnelsAreBounded) {
+  // ERSPAN II in ERSPAN II ... : the outer frame's headers repeated.
+  const Bytes inner = hex(kWriteOnlyVlan);
+  const Bytes outer = hex(kErspan2);
+  Bytes f = inner;
+  for (int i = 0; i < 6; ++i) {
+    Bytes g(outer.begin(), outer.begin() + 50);
+    g.insert(g.end(), f.begin(), f.end());
+    set16(g, 16, static_cast<uint16_t>(g.size() - 14));
+    f = g;
+  }
+  const Decoded d = run(f);
+  EXPECT_EQ(d.reason, Reason::malformed);
+  EXPECT_EQ(std::string_view(d.where), "tunnel nesting");
+}
+
+TEST(Decode, SetPointRekeysTheRecord) {
+  Decoded d = run(hex(kErspan2));
+  d.set_point(0x01000064);
+  EXPECT_EQ(d.packet.point, 0x01000064u);
+}
+
+}  // namespace
+}  // namespace roceshark::decode
