@@ -37,9 +37,11 @@ build_project() {
   local gen=()
   command -v ninja >/dev/null && gen=(-G Ninja)
   if [[ ! -f $BUILD/CMakeCache.txt ]]; then
-    cmake -S "$ROOT" -B "$BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo >&2
+    # shellcheck disable=SC2086 # ROCESHARK_CMAKE_ARGS: extra options, split on spaces
+    cmake -S "$ROOT" -B "$BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo ${ROCESHARK_CMAKE_ARGS:-} >&2
   fi
-  cmake --build "$BUILD" -j "$(nproc)" >&2
+  # shellcheck disable=SC2086 # ROCESHARK_BUILD_TARGETS: a subset of targets, split on spaces
+  cmake --build "$BUILD" -j "$(nproc)" ${ROCESHARK_BUILD_TARGETS:+--target $ROCESHARK_BUILD_TARGETS} >&2
 }
 
 bootstrap() {
