@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <string>
 
-#include "epan-ext/tap_record.h"
+#include "epan-ext/tapped.h"
 #include "plugins/ws_compat.h"
 #include "taps/cli.h"
 
@@ -32,10 +32,7 @@ class ReportTap {
 
  private:
   std::string filter_;
-  Stats stats_;
-  FrameSet selected_;
-  const Analyzer* analyzer_ = nullptr;
-  const EventLog* events_ = nullptr;
+  Tapped<Stats> tapped_;
   static inline const char* cli_ = nullptr;
 
   static ws::tap_init_result init(const char* opt_arg, void*) {
@@ -44,30 +41,15 @@ class ReportTap {
     start_listener(tap, tap->filter_, reset, packet, draw, finish);
     return ws::tap_init_done();
   }
-  static void reset(void* data) {
-    auto* tap = static_cast<ReportTap*>(data);
-    tap->stats_.clear();
-    tap->selected_ = {};
-    tap->analyzer_ = nullptr;  // a new file gets a new engine and log
-    tap->events_ = nullptr;
-  }
+  static void reset(void* data) { static_cast<ReportTap*>(data)->tapped_.clear(); }
   static tap_packet_status packet(void* data, packet_info*, epan_dissect_t*, const void* rec, tap_flags_t) {
-    auto* tap = static_cast<ReportTap*>(data);
-    const auto& r = *static_cast<const TapRecord*>(rec);
-    tap->analyzer_ = r.analyzer;
-    tap->events_ = r.events;
-    tap->selected_.add(r.frame());
-    tap->stats_.add(r);
+    static_cast<ReportTap*>(data)->tapped_.add(*static_cast<const TapRecord*>(rec));
     return TAP_PACKET_REDRAW;
   }
   static void draw(void* data) {
     auto* tap = static_cast<ReportTap*>(data);
-    // Events learned after their frames were tapped count now, if the filter selected those frames.
-    if constexpr (requires { tap->stats_.settle(*tap->events_, tap->selected_); }) {
-      if (tap->analyzer_) tap->analyzer_->finish();
-      if (tap->events_) tap->stats_.settle(*tap->events_, tap->selected_);
-    }
-    std::fputs(Format(tap->stats_, tap->analyzer_, tap->filter_).c_str(), stdout);
+    tap->tapped_.settle();
+    std::fputs(Format(tap->tapped_.stats, tap->tapped_.analyzer, tap->filter_).c_str(), stdout);
   }
   static void finish(void* data) { delete static_cast<ReportTap*>(data); }
 };

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "epan-ext/report_stats.h"
+#include "epan-ext/tapped.h"
 #include "epan-ext/triage.h"
 #include "plugins/roce.h"
 #include "ui-stats/register.h"
@@ -24,22 +25,12 @@ namespace {
 // The triage's buttons: findings past these are in the text, filter included.
 constexpr size_t kMaxButtons = 8;
 
-struct Listener {
-  ReportStats stats;
-  const Analyzer* analyzer = nullptr;
-};
+using Listener = Tapped<ReportStats>;
 
-void reset(void* data) {
-  auto* l = static_cast<Listener*>(data);
-  l->stats.clear();
-  l->analyzer = nullptr;
-}
+void reset(void* data) { static_cast<Listener*>(data)->clear(); }
 
 tap_packet_status packet(void* data, packet_info*, epan_dissect_t*, const void* rec, tap_flags_t) {
-  auto* l = static_cast<Listener*>(data);
-  const auto& r = *static_cast<const TapRecord*>(rec);
-  l->analyzer = r.analyzer;
-  l->stats.add(r);
+  static_cast<Listener*>(data)->add(*static_cast<const TapRecord*>(rec));
   return TAP_PACKET_DONT_REDRAW;
 }
 
@@ -72,6 +63,7 @@ void open_window(ext_menubar_gui_type, void*, void*) {
   }
   ops->retap_packets(ops->ops_id);
   remove_tap_listener(&l);
+  l.settle();
 
   std::string text = format_triage_report(l.stats, l.analyzer, "");
   std::vector<std::string> filters;

