@@ -126,10 +126,13 @@ Triage make_triage(const ReportStats& s, const Analyzer& a) {
 namespace roceshark {
 
 std::string format_triage_report(const ReportStats& s, const Analyzer* a, const std::string& filter) {
+  static const Analyzer kNothing;
+  return format_triage(triage::make_triage(s, a ? *a : kNothing), filter);
+}
+
+std::string format_triage(const triage::Triage& t, const std::string& filter) {
   using namespace triage;
   std::string out = stats_header("RoCE Triage", filter);
-  static const Analyzer kNothing;
-  const Triage t = make_triage(s, a ? *a : kNothing);
   const Findings& f = t.findings;
   out += "Capture span " + duration(f.span_ns) + ", " + plural(f.qps, "QP", "QPs") + "; they waited " +
          duration(f.stalled_ns) + " on the network (" + percent(f.stalled_share) + " of their time).\n\n";

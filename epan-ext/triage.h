@@ -22,4 +22,6 @@ Triage make_triage(const ReportStats& s, const Analyzer& a);
 namespace roceshark {
 // `a` is null when the file had nothing the engine looks at.
 std::string format_triage_report(const ReportStats& s, const Analyzer* a, const std::string& filter);
+// The same text, of a triage already made.
+std::string format_triage(const triage::Triage& t, const std::string& filter);
 }  // namespace roceshark

@@ -65,11 +65,16 @@ void open_window(ext_menubar_gui_type, void*, void*) {
   remove_tap_listener(&l);
   l.settle();
 
-  std::string text = format_triage_report(l.stats, l.analyzer, "");
+  // The triage is made once: its text, and the filters for the buttons.
+  std::string text;
   std::vector<std::string> filters;
   if (l.analyzer) {
-    for (const triage::Finding& f : triage::make_triage(l.stats, *l.analyzer).findings.list)
+    const triage::Triage t = triage::make_triage(l.stats, *l.analyzer);
+    text = format_triage(t, "");
+    for (const triage::Finding& f : t.findings.list)
       if (filters.size() < kMaxButtons) filters.push_back(f.filter);
+  } else {
+    text = format_triage_report(l.stats, nullptr, "");  // nothing of ours in the file
   }
   if (!filters.empty())
     text = "The buttons below show a finding's evidence in the packet list: \"Filter N\" applies finding #N's "
