@@ -48,7 +48,28 @@ bool Analyzer::responses_seen(uint32_t flow, uint32_t point) const {
   return it != flow_point_index_.end() && flow_points_[it->second].responses_seen;
 }
 
+bool Analyzer::admit_point(uint32_t point) {
+  if (admitted_points_.contains(point)) return true;
+  if (admitted_points_.size() >= cfg_.max_points) return false;
+  admitted_points_.insert(point);
+  return true;
+}
+
+LimitKind Analyzer::past_limit(const PacketInfo& p, uint32_t flow) {
+  if (flow == kNoId) return admit_point(p.point) ? LimitKind::none : LimitKind::points;
+  const bool known = flow_point_index_.contains(uint64_t{flow} << 32 | p.point);
+  return known || flow_points_.size() < cfg_.max_flow_points ? LimitKind::none : LimitKind::flow_points;
+}
+
+const pfc::PauseVerdict& Analyzer::process(const pfc::PauseFrame& f) {
+  LimitKind beyond = LimitKind::none;
+  if (!admit_point(f.point)) beyond = LimitKind::points;
+  else if (!pfc_.admit_port(f.point, f.src)) beyond = LimitKind::pfc_ports;
+  return pfc_.process(f, beyond, beyond != LimitKind::none && limit_notes_.first(beyond));
+}
+
 void Analyzer::name_point(uint32_t point, std::string name) {
+  if (!point_names_.contains(point) && point_names_.size() >= cfg_.max_points) return;  // past roce.max_points
   for (const auto& [n, gbps] : cfg_.point_gbps_by_name)
     if (n == name) cfg_.point_gbps.emplace_back(point, gbps);
   for (size_t i = 0; i < cfg_.path_order_names.size(); ++i)
@@ -103,14 +124,16 @@ const Verdict& Analyzer::process(const PacketInfo& p) {
   if (p.icrc == IcrcState::bad) icrc_expected_[p.frame] = p.icrc_expected;
   v.role = classify_opcode(p.opcode).role;
 
-  const uint32_t id = flows_.find_or_add({p.src, p.dst, p.dest_qp}, cfg_.max_flows);
-  if (id == kNoId) {
-    v.untracked = true;
-    v.first_unchecked = !untracked_noted_;  // reported once
-    untracked_noted_ = true;
+  const auto past = [&](LimitKind k) -> const Verdict& {
+    v.beyond = k;
+    v.first_unchecked = limit_notes_.first(k);  // reported once per limit
     verdicts_.push_back(v);
     return verdicts_.back();
-  }
+  };
+  if (const LimitKind k = past_limit(p, kNoId); k != LimitKind::none) return past(k);
+  const uint32_t id = flows_.find_or_add({p.src, p.dst, p.dest_qp}, cfg_.max_flows);
+  if (id == kNoId) return past(LimitKind::flows);
+  if (const LimitKind k = past_limit(p, id); k != LimitKind::none) return past(k);
   v.flow = v.row_flow = id;
 
   if (p.cm.kind != CmMessage::Kind::none) on_cm(p, v);

@@ -40,7 +40,7 @@ class Analyzer {
 
   const Verdict& process(const PacketInfo& p);
   const Verdict* find(uint32_t frame) const;
-  const pfc::PauseVerdict& process(const pfc::PauseFrame& f) { return pfc_.process(f); }
+  const pfc::PauseVerdict& process(const pfc::PauseFrame& f);
   const pfc::PauseVerdict* find_pause(uint32_t frame) const { return pfc_.find(frame); }
   const pfc::PfcAnalyzer& pfc() const { return pfc_; }
   // An LLDP frame with DCBX TLVs: compared with the policy and the marking
@@ -104,6 +104,11 @@ class Analyzer {
   void on_response(const PacketInfo& p, Verdict& v);
   void check_read_responses(FlowPoint& here, const PacketInfo& p, Verdict& v);
   void learn_pmtu(uint32_t flow, const PacketInfo& p);
+  // Whether frames at `point` are analysed: up to roce.max_points of them.
+  bool admit_point(uint32_t point);
+  // Why this packet is not analysed (LimitKind::none: it is); `flow` is
+  // kNoId until the flow is known.
+  LimitKind past_limit(const PacketInfo& p, uint32_t flow);
 
   void sight_for_pfc(const PacketInfo& p, Verdict& v);
   void match_across_points(const PacketInfo& p, Verdict& v);
@@ -118,12 +123,13 @@ class Analyzer {
   mutable size_t hop_cursor_ = 0;  // find_hop's last answer
   std::deque<qos::DcbxVerdict> dcbx_;
   FlowTable flows_;
-  std::vector<FlowPoint> flow_points_;
+  std::deque<FlowPoint> flow_points_;  // a deque: growing never copies them all
   std::unordered_map<uint64_t, uint32_t> flow_point_index_;  // flow << 32 | point
   std::deque<Verdict> verdicts_;  // in frame order; a deque never moves them
   std::vector<uint64_t> rtt_samples_;
   std::unordered_map<uint32_t, uint32_t> icrc_expected_;  // bad ICRCs only
-  bool untracked_noted_ = false;
+  LimitNotes limit_notes_;
+  std::unordered_set<uint32_t> admitted_points_;  // up to roce.max_points
   std::unordered_set<uint32_t> mirrored_points_;  // points where a mirror copy was proven
 
   struct CmKey {

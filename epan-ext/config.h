@@ -47,8 +47,13 @@ struct Config {
   // A PSN this far from the expected one, either way, is a new connection on
   // a reused QP number, not loss or retransmission.
   uint32_t reuse_jump = 1u << 16;
-  // Hostile captures: flows beyond this are counted but not analysed.
+  // Hostile captures (epan-ext/limits.h): frames past these are counted but
+  // not analysed. Flows; capture points; (flow, point) states, each ~0.6 KB;
+  // pausing (point, MAC) ports.
   uint32_t max_flows = 1u << 18;
+  uint32_t max_points = 1024;
+  uint32_t max_flow_points = 1u << 20;
+  uint32_t max_pfc_ports = 4096;
   // The lossless QoS policy (docs/qos.md). For PFC, a RoCE packet's
   // priority is its VLAN PCP when tagged, else its DSCP's in this map.
   qos::Policy policy;

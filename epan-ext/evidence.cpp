@@ -31,7 +31,7 @@ void EvidenceStats::add_pause(const pfc::PauseVerdict& v) {
 }
 
 void EvidenceStats::add_roce(const TapRecord& r, const Verdict& v) {
-  if (v.untracked || v.truncated || v.row_flow == kNoId) return;
+  if (v.untracked() || v.truncated || v.row_flow == kNoId) return;
   const uint32_t s = v.stream;
   if (v.seq == SeqClass::duplicate) {
     note(Clue::duplicate, v.point, 0, 0, v.frame, s);

@@ -107,14 +107,20 @@ Health assess(const ReportStats& s, const Analyzer& a, const Findings& f) {
 }
 
 std::string limit_sentence(const Limit& l) {
-  return l.preference + " (" + std::to_string(l.value) + ") was reached: " + std::to_string(l.packets_beyond) +
-         " RoCE packet(s) of further flows were not analysed, so the health verdict is INCOMPLETE; raise " +
-         l.preference + " to judge the whole capture.";
+  return l.preference + " (" + std::to_string(l.value) + ") was reached: " + std::to_string(l.packets_beyond) + " " +
+         l.beyond + " were not analysed, so the health verdict is INCOMPLETE; raise " + l.preference +
+         " to judge the whole capture.";
 }
 
 std::vector<Limit> limits_reached(const ReportStats& s, const Analyzer& a) {
   std::vector<Limit> out;
-  if (s.qp.untracked()) out.push_back({"max_flows", "roce.max_flows", a.config().max_flows, s.qp.untracked()});
+  for (size_t k = 1; k < kLimitKinds; ++k) {
+    const uint64_t n = s.qp.beyond()[k] + s.pfc.beyond()[k];
+    if (!n) continue;
+    const LimitInfo& info = limit_info(static_cast<LimitKind>(k));
+    out.push_back({std::string(info.name), std::string(info.preference),
+                   limit_value(a.config(), static_cast<LimitKind>(k)), n, std::string(info.beyond)});
+  }
   return out;
 }
 

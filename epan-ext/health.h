@@ -12,7 +12,7 @@
 
 namespace roceshark::triage {
 
-// incomplete: a limit (roce.max_flows) left part of the capture unanalysed,
+// incomplete: a limit (roce.max_flows, epan-ext/limits.h) left part of the capture unanalysed,
 // so no verdict on the whole can be given; only `Health::overall` takes it.
 enum class Grade : uint8_t { na, pass, warn, fail, incomplete };
 const char* grade_name(Grade g);  // "N/A", "PASS", "WARN", "FAIL", "INCOMPLETE"
@@ -22,7 +22,8 @@ struct Limit {
   std::string name;        // "max_flows"
   std::string preference;  // "roce.max_flows"
   uint64_t value = 0;      // the limit in force
-  uint64_t packets_beyond = 0;  // RoCE packets not analysed because of it
+  uint64_t packets_beyond = 0;  // frames not analysed because of it
+  std::string beyond;           // what they were: "RoCE packet(s) of further flows"
 };
 
 struct Metric {

@@ -11,7 +11,7 @@ void ImpactStats::add(const TapRecord& r) {
   last_ns_ = std::max(last_ns_, r.ts_ns);
   timeline_.reach(r.ts_ns);
   const Verdict* v = r.verdict;
-  if (!v || v->untracked || v->truncated || v->row_flow == kNoId || v->seq == SeqClass::duplicate) return;
+  if (!v || v->untracked() || v->truncated || v->row_flow == kNoId || v->seq == SeqClass::duplicate) return;
   if (v->role != Role::request && v->role != Role::response) return;
   QpImpact& q = row(*v);
   if (v->pfc.held && v->pfc.stall_ns) {

@@ -205,8 +205,8 @@ void write_qos(JsonWriter& w, const qos::QosStats& s, const Analyzer& a) {
 
 }  // namespace
 
-std::string format_json_report(const ReportStats& s, const Analyzer* a, const std::string& filter) {
-  JsonWriter w;
+void write_json_report(const ReportStats& s, const Analyzer* a, const std::string& filter, const TextOut& out) {
+  JsonWriter w(out);
   w.begin_object().field("schema", "roceshark-report").field("version", kReportVersion).field("filter", filter);
   static const Analyzer kNothing;  // a file with nothing for the engine: empty sections
   const Analyzer& an = a ? *a : kNothing;
@@ -227,7 +227,14 @@ std::string format_json_report(const ReportStats& s, const Analyzer* a, const st
   write_qos(w, s.qos, an);
   triage::write_triage(w, triage::make_triage(s, an), s, an);
   w.end_object();
-  return w.str() + "\n";
+  w.flush();
+  out("\n");
+}
+
+std::string format_json_report(const ReportStats& s, const Analyzer* a, const std::string& filter) {
+  std::string text;
+  write_json_report(s, a, filter, [&](std::string_view piece) { text += piece; });
+  return text;
 }
 
 }  // namespace roceshark

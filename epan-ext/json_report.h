@@ -5,13 +5,17 @@
 #pragma once
 #include <string>
 
+#include "epan-ext/json_writer.h"
+
 #include "epan-ext/report_stats.h"
 
 namespace roceshark {
 
 inline constexpr int kReportVersion = 4;
 
-// `a` is null when the file had nothing the engine looks at.
+// `a` is null when the file had nothing the engine looks at. Written to
+// `out` as it is made; format_json_report keeps it whole instead.
+void write_json_report(const ReportStats& s, const Analyzer* a, const std::string& filter, const TextOut& out);
 std::string format_json_report(const ReportStats& s, const Analyzer* a, const std::string& filter);
 
 }  // namespace roceshark

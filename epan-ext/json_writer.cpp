@@ -27,6 +27,7 @@ JsonWriter& JsonWriter::begin_object() {
 JsonWriter& JsonWriter::end_object() {
   out_ += '}';
   first_.pop_back();
+  spill();
   return *this;
 }
 
@@ -40,7 +41,18 @@ JsonWriter& JsonWriter::begin_array() {
 JsonWriter& JsonWriter::end_array() {
   out_ += ']';
   first_.pop_back();
+  spill();
   return *this;
+}
+
+void JsonWriter::spill() {
+  if (sink_ && out_.size() >= (64u << 10)) flush();
+}
+
+void JsonWriter::flush() {
+  if (!sink_) return;
+  sink_(out_);
+  out_.clear();
 }
 
 JsonWriter& JsonWriter::key(std::string_view k) {

@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // A small streaming JSON writer for the machine-readable report: objects,
 // arrays, strings (escaped), integers, doubles and booleans, with commas
-// placed for the caller.
+// placed for the caller. Given an output, it hands the text on in pieces as
+// it goes, so a report of a million QPs never sits in memory whole.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace roceshark {
 
+using TextOut = std::function<void(std::string_view)>;
+
 class JsonWriter {
  public:
+  JsonWriter() = default;  // keeps the text: str()
+  explicit JsonWriter(TextOut out) : sink_(std::move(out)) {}
   JsonWriter& begin_object();
   JsonWriter& end_object();
   JsonWriter& begin_array();
@@ -33,9 +39,13 @@ class JsonWriter {
     return value(v);
   }
   const std::string& str() const { return out_; }
+  // With an output: hands on what is left.
+  void flush();
 
  private:
   void separate();
+  void spill();  // with an output, after a container ends: hand on a full buffer
+  TextOut sink_;
   std::string out_;
   std::vector<bool> first_;  // per open container: nothing written in it yet
   bool after_key_ = false;

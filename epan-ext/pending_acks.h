@@ -5,7 +5,6 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "epan-ext/aeth.h"
@@ -26,8 +25,8 @@ class PendingAcks {
   // (before it for a PSN sequence error NAK, which names the missing PSN).
   // Appends one RTT per covered request to `samples`.
   Covered on_response(uint32_t psn, bool covers_psn_itself, uint64_t ts_ns, std::vector<uint64_t>& samples);
-  void clear() { waiting_.clear(); }
-  size_t size() const { return waiting_.size(); }
+  void clear() { waiting_.clear(), head_ = 0; }
+  size_t size() const { return waiting_.size() - head_; }
 
  private:
   struct Waiting {
@@ -35,7 +34,11 @@ class PendingAcks {
     uint32_t frame;
     uint64_t ts_ns;
   };
-  std::deque<Waiting> waiting_;  // in PSN order
+  void pop_front();
+  // In PSN order from head_: a vector, not a deque, because a deque takes
+  // half a kilobyte at once and there is one of these per flow and point.
+  std::vector<Waiting> waiting_;
+  size_t head_ = 0;
   uint32_t cap_;
 };
 

@@ -18,13 +18,25 @@ uint8_t PfcAnalyzer::wrong_class(Point& pt) {
   return fresh;
 }
 
-const PauseVerdict& PfcAnalyzer::process(const PauseFrame& f) {
+bool PfcAnalyzer::admit_port(uint32_t point, const Mac& mac) {
+  if (ports_.contains({point, mac})) return true;
+  if (ports_.size() >= cfg_.max_pfc_ports) return false;
+  ports_.insert({point, mac});
+  return true;
+}
+
+const PauseVerdict& PfcAnalyzer::process(const PauseFrame& f, LimitKind beyond, bool first) {
   if (!verdicts_.empty() && f.frame <= verdicts_.back().frame)
     if (const PauseVerdict* v = find(f.frame)) return *v;
   PauseVerdict v;
   v.frame = f.frame;
   v.point = f.point;
   v.src = f.src;
+  if (beyond != LimitKind::none) {
+    v.beyond = beyond, v.first_beyond = first;
+    verdicts_.push_back(v);
+    return verdicts_.back();
+  }
   const auto captured = static_cast<uint8_t>((1u << f.captured) - 1u);
   v.enabled = static_cast<uint8_t>(f.enable & 0xFF & captured);
   v.reserved_bits = (f.enable & 0xFF00) != 0;

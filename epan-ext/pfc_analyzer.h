@@ -52,7 +52,11 @@ class PfcAnalyzer {
  public:
   explicit PfcAnalyzer(const Config& cfg, EventSink* events = nullptr) : cfg_(cfg), tracker_(cfg, events) {}
 
-  const PauseVerdict& process(const PauseFrame& f);
+  // `beyond`: the frame is past a limit (Analyzer decides; `first`: the
+  // first past it) and is only stored.
+  const PauseVerdict& process(const PauseFrame& f, LimitKind beyond = LimitKind::none, bool first = false);
+  // Whether PFC from (point, MAC) is analysed: up to roce.max_pfc_ports of them.
+  bool admit_port(uint32_t point, const Mac& mac);
   const PauseVerdict* find(uint32_t frame) const;
   PacketPfc on_roce(const RoceSighting& r);
 
@@ -76,6 +80,19 @@ class PfcAnalyzer {
   std::unordered_map<uint32_t, Point> points_;
   uint8_t pfc_anywhere_ = 0;
   std::unordered_set<uint64_t> no_ecn_reported_;
+  struct Port {
+    uint32_t point;
+    Mac mac;
+    bool operator==(const Port&) const = default;
+  };
+  struct PortHash {
+    size_t operator()(const Port& p) const {
+      uint64_t h = p.point;
+      for (uint8_t b : p.mac) h = h * 0x100000001B3ull ^ b;
+      return h;
+    }
+  };
+  std::unordered_set<Port, PortHash> ports_;  // pausing ports analysed
   std::deque<PauseVerdict> verdicts_;
 };
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "epan-ext/ethernet.h"
+#include "epan-ext/limits.h"
 
 namespace roceshark::pfc {
 
@@ -57,6 +58,8 @@ struct PauseVerdict {
   bool truncated = false;         // some pause times not captured
   bool runt = false;              // shorter than a minimum frame on the wire
   bool ignored = false;           // a receiver would not act on it: a runt, or to another multicast address
+  LimitKind beyond = LimitKind::none;  // past a limit: not analysed
+  bool first_beyond = false;           // ... the first frame past it
   std::array<uint64_t, 8> pause_ns{};  // per enabled class, at this point's link speed
 };
 

@@ -12,6 +12,10 @@ void PfcStats::add(const TapRecord& r) {
   last_ns_ = std::max(last_ns_, r.ts_ns);
 
   if (const PauseVerdict* v = r.pause) {
+    if (v->beyond != LimitKind::none) {
+      ++beyond_[static_cast<size_t>(v->beyond)];
+      return;
+    }
     bad_frames_ += v->reserved_bits || v->nonstandard_dst || v->truncated;
     for (uint8_t p = 0; p < 8; ++p) {
       const auto bit = static_cast<uint8_t>(1u << p);

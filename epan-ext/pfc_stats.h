@@ -45,6 +45,8 @@ class PfcStats {
   uint64_t first_ns() const { return first_ns_; }
   uint64_t bad_frames() const { return bad_frames_; }
   uint64_t lossy_findings() const { return lossy_; }
+  // PFC frames past each limit: not analysed.
+  const LimitCounts& beyond() const { return beyond_; }
   // Takes in the log's episodes and propagations.
   void settle(const EventLog& log, const FrameSet& selected);
   // Pause episodes by row, in time order.
@@ -58,6 +60,7 @@ class PfcStats {
   uint64_t first_ns_ = 0, last_ns_ = 0;
   uint64_t bad_frames_ = 0;  // reserved bits, odd destination or truncated
   uint64_t lossy_ = 0;
+  LimitCounts beyond_{};
   std::map<Key, std::vector<Episode>> episodes_;
   std::vector<Propagation> propagations_;
 };

@@ -16,7 +16,7 @@ namespace roceshark {
 // a flow's PSNs are consecutive, so the last `capacity` PSNs never collide.
 class FirstSeenIndex {
  public:
-  static constexpr uint32_t kMinCapacity = 64;
+  static constexpr uint32_t kMinCapacity = 8;
   static constexpr uint32_t kMaxCapacity = 4096;  // deeper than any go-back-N window seen in practice
 
   void note(uint32_t psn, uint32_t frame);  // keeps the first frame of a PSN still held

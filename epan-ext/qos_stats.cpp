@@ -38,7 +38,7 @@ void QosStats::add(const TapRecord& r) {
   }
   if (!r.verdict) return;  // a PFC frame: not RoCE
   const Verdict& v = *r.verdict;
-  if (v.untracked || v.truncated || v.flow == kNoId) {
+  if (v.untracked() || v.truncated || v.flow == kNoId) {
     ++untracked_;
     return;
   }

@@ -111,8 +111,11 @@ std::string format_qp_report(const QpStats& stats, const std::string& filter) {
     out += "Note: " + num(ambiguous) +
            " packet(s) could be a resend or a mirror copy / late original; nothing in the capture tells: counted as "
            "retransmissions (roce.seq.ambiguous).\n";
-  if (stats.untracked())
-    out += "Note: " + num(stats.untracked()) + " packet(s) beyond the flow limit (roce.max_flows) were not analysed.\n";
+  for (size_t k = 1; k < kLimitKinds; ++k)
+    if (const uint64_t n = stats.beyond()[k]) {
+      const LimitInfo& l = limit_info(static_cast<LimitKind>(k));
+      out += "Note: " + num(n) + " packet(s) past " + std::string(l.preference) + " were not analysed.\n";
+    }
   if (stats.truncated())
     out += "Note: " + num(stats.truncated()) + " RoCE packet(s) too short for their BTH were not analysed.\n";
   out += "Percentiles from a log-linear histogram, within 1.6% of the sample at that rank.\n";

@@ -7,12 +7,18 @@
 
 namespace roceshark {
 
+uint64_t QpStats::untracked() const {
+  uint64_t n = 0;
+  for (uint64_t b : beyond_) n += b;
+  return n;
+}
+
 void QpStats::add(const TapRecord& r) {
   if (!r.verdict) return;
   const Verdict& v = *r.verdict;
   const PacketSummary& p = v.pkt;
-  if (v.untracked || v.truncated) {
-    ++(v.untracked ? untracked_ : truncated_);
+  if (v.untracked() || v.truncated) {
+    ++(v.untracked() ? beyond_[static_cast<size_t>(v.beyond)] : truncated_);
     return;
   }
   if (v.role != Role::request && v.role != Role::response && v.role != Role::cnp) return;

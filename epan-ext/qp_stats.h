@@ -68,16 +68,18 @@ struct QpRow {
 class QpStats {
  public:
   void add(const TapRecord& r);
-  void clear() { rows_.clear(); untracked_ = truncated_ = 0; }
+  void clear() { *this = QpStats{}; }
   // (stream, point, flow) order: a connection's rows sit together.
   using Key = std::tuple<uint32_t, uint32_t, uint32_t>;
   const std::map<Key, QpRow>& rows() const { return rows_; }
-  uint64_t untracked() const { return untracked_; }
+  // RoCE packets past each limit: not analysed.
+  const LimitCounts& beyond() const { return beyond_; }
+  uint64_t untracked() const;
   uint64_t truncated() const { return truncated_; }
 
  private:
   std::map<Key, QpRow> rows_;
-  uint64_t untracked_ = 0;
+  LimitCounts beyond_{};
   uint64_t truncated_ = 0;
 };
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "epan-ext/aeth.h"
+#include "epan-ext/limits.h"
 #include "epan-ext/opcode.h"
 #include "epan-ext/packet.h"
 #include "epan-ext/pfc_analyzer.h"
@@ -78,12 +79,12 @@ struct Verdict {
   Role role = Role::other;
   SeqClass seq = SeqClass::none;
   NakCode nak = NakCode::none;
+  LimitKind beyond = LimitKind::none;  // past a limit: not analysed (first_unchecked: the first such frame)
   // One stored per RoCE frame: bits, not bytes.
   bool has_expected : 1 = false;
   bool duplicate_ack : 1 = false;
   bool qp_reuse : 1 = false;         // PSN jump or CM exchange: a new connection on this QP
   bool first_unchecked : 1 = false;  // first packet of its flow and point whose ICRC was not captured
-  bool untracked : 1 = false;        // over the flow limit
   bool truncated : 1 = false;        // too short for its BTH: not analysed
   bool has_hop : 1 = false;          // seen at another point before: a hop verdict is stored
   bool merged_points : 1 = false;    // first sign that this point records its flow at two places
@@ -102,6 +103,8 @@ struct Verdict {
   PacketSummary pkt;
   qos::QosVerdict qos;
   pfc::PacketPfc pfc;
+
+  bool untracked() const { return beyond != LimitKind::none; }
 };
 
 }  // namespace roceshark

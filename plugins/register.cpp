@@ -22,7 +22,28 @@ namespace {
 guint pref_timeout_us = 1000;
 guint pref_duplicate_window_us = 50;
 guint pref_reorder_window_us = 100;
-guint pref_max_flows = 1u << 18;
+// The limits on hostile captures (epan-ext/limits.h): registered and applied alike.
+struct LimitPref {
+  const char* name;
+  const char* title;
+  const char* description;
+  uint32_t Config::*field;
+  guint value;
+};
+LimitPref limit_prefs[] = {
+    {"max_flows", "Flow limit", "Flows analysed per file; packets of further flows are counted, not analysed",
+     &Config::max_flows, Config{}.max_flows},
+    {"max_points", "Capture point limit",
+     "Capture points analysed per file; RoCE and PFC frames at further points are counted, not analysed",
+     &Config::max_points, Config{}.max_points},
+    {"max_flow_points", "Flow and point limit",
+     "(Flow, capture point) pairs analysed per file; packets of further pairs are counted, not analysed",
+     &Config::max_flow_points, Config{}.max_flow_points},
+    {"max_pfc_ports", "Pausing port limit",
+     "(Capture point, source MAC) pairs whose PFC frames are analysed per file; PFC frames from further ports "
+     "are counted, not analysed",
+     &Config::max_pfc_ports, Config{}.max_pfc_ports},
+};
 ws::pref_bool pref_check_icrc = TRUE;
 
 const true_false_string kPresent = {"Yes", "No"};
@@ -32,8 +53,9 @@ const true_false_string kPresent = {"Yes", "No"};
 // tshark), keeps its previous setting, and the others still apply.
 Config configured;
 
-// Flows analysed per file: at least one, at most 2^24 (memory).
-constexpr uint64_t kMaxFlows = 1u << 24;
+// Flows, points, (flow, point) states and pausing ports analysed per file:
+// at least one, at most 2^24 (memory).
+constexpr uint64_t kMaxLimit = 1u << 24;
 
 void apply_preferences() {
   Config cfg = configured;
@@ -43,8 +65,8 @@ void apply_preferences() {
              [&](uint64_t v) { cfg.duplicate_window_ns = v * 1000; });
   apply_uint(errors, "reorder_window_us", pref_reorder_window_us, 1, kMaxWindowUs,
              [&](uint64_t v) { cfg.reorder_window_ns = v * 1000; });
-  apply_uint(errors, "max_flows", pref_max_flows, 1, kMaxFlows,
-             [&](uint64_t v) { cfg.max_flows = static_cast<uint32_t>(v); });
+  for (const LimitPref& l : limit_prefs)
+    apply_uint(errors, l.name, l.value, 1, kMaxLimit, [&](uint64_t v) { cfg.*l.field = static_cast<uint32_t>(v); });
   apply_pfc_preferences(cfg, errors);
   apply_qos_preferences(cfg, errors);
   apply_hop_preferences(cfg, errors);
@@ -156,8 +178,19 @@ void register_fields() {
       {&ids.ei_qp_reuse, {"roce.seq.qp_reuse.expert", PI_SEQUENCE, PI_NOTE, "QP reuse: new connection", EXPFILL}},
       {&ids.ei_truncated, {"roce.truncated_bth", PI_MALFORMED, PI_ERROR,
                            "RoCE packet too short for its BTH: not analysed", EXPFILL}},
-      {&ids.ei_untracked, {"roce.flow_limit.expert", PI_UNDECODED, PI_WARN,
-                           "Flow limit reached (roce.max_flows): later new flows are not analysed", EXPFILL}},
+      {&ids.ei_limit[size_t(LimitKind::flows)],
+       {"roce.flow_limit.expert", PI_UNDECODED, PI_WARN,
+        "Flow limit reached (roce.max_flows): later new flows are not analysed", EXPFILL}},
+      {&ids.ei_limit[size_t(LimitKind::points)],
+       {"roce.point_limit.expert", PI_UNDECODED, PI_WARN,
+        "Capture point limit reached (roce.max_points): frames at later new points are not analysed", EXPFILL}},
+      {&ids.ei_limit[size_t(LimitKind::flow_points)],
+       {"roce.flow_point_limit.expert", PI_UNDECODED, PI_WARN,
+        "(Flow, point) limit reached (roce.max_flow_points): later new flows at a point are not analysed", EXPFILL}},
+      {&ids.ei_limit[size_t(LimitKind::pfc_ports)],
+       {"roce.pfc_port_limit.expert", PI_UNDECODED, PI_WARN,
+        "Pausing port limit reached (roce.max_pfc_ports): PFC from later new (point, MAC) ports is not analysed",
+        EXPFILL}},
   };
 
   ids.proto = proto_register_protocol("RoCE Analysis", "RoCE", "roce");
@@ -187,9 +220,7 @@ void register_preferences() {
                                  10, &pref_reorder_window_us);
   prefs_register_bool_preference(m, "check_icrc", "Validate the ICRC",
                                  "Recompute the invariant CRC of every fully captured RoCE packet", &pref_check_icrc);
-  prefs_register_uint_preference(m, "max_flows", "Flow limit",
-                                 "Flows analysed per file; packets of further flows are counted, not analysed",
-                                 10, &pref_max_flows);
+  for (LimitPref& l : limit_prefs) prefs_register_uint_preference(m, l.name, l.title, l.description, 10, &l.value);
   register_pfc_preferences(m);
   register_qos_preferences(m);
   register_hop_preferences(m);

@@ -227,8 +227,8 @@ void render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Verdict& 
     expert_add_info(pinfo, ti, &ids.ei_truncated);
     return;
   }
-  if (v.untracked) {
-    if (v.first_unchecked) expert_add_info(pinfo, ti, &ids.ei_untracked);
+  if (v.untracked()) {
+    if (v.first_unchecked) expert_add_info(pinfo, ti, &ids.ei_limit[size_t(v.beyond)]);
     return;
   }
   const std::string& point = a.point_name(v.point);

@@ -39,6 +39,10 @@ void render_pause(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const pfc
   proto_tree* t = proto_item_add_subtree(ti, ids.ett_pfc);
   // Filters name the point on PFC frames too.
   proto_item_append_text(gen(proto_tree_add_uint(t, ids.point, tvb, 0, 0, v.point)), " (%s)", point.c_str());
+  if (v.beyond != LimitKind::none) {
+    if (v.first_beyond) expert_add_info(pinfo, ti, &ids.ei_limit[size_t(v.beyond)]);
+    return;
+  }
   for (uint8_t p = 0; p < 8; ++p) {
     const auto bit = static_cast<uint8_t>(1u << p);
     if (!(v.enabled & bit)) continue;

@@ -44,7 +44,9 @@ struct Ids {
   expert_field ei_gap = EI_INIT, ei_gbn = EI_INIT, ei_rnr_retry = EI_INIT, ei_dup_ack = EI_INIT, ei_cnp = EI_INIT,
                ei_icrc_unchecked = EI_INIT, ei_qp_reuse = EI_INIT, ei_truncated = EI_INIT, ei_out_of_order = EI_INIT,
                ei_selective = EI_INIT, ei_read_retry = EI_INIT, ei_ambiguous = EI_INIT, ei_response_gap = EI_INIT,
-               ei_untracked = EI_INIT, ei_pfc_unattributed = EI_INIT;
+               ei_pfc_unattributed = EI_INIT;
+  // The first frame past each limit (epan-ext/limits.h), by LimitKind.
+  expert_field ei_limit[kLimitKinds] = {EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT};
 };
 extern Ids ids;
 

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <string>
 
+#include "epan-ext/json_writer.h"
 #include "epan-ext/tapped.h"
 #include "plugins/ws_compat.h"
 #include "taps/cli.h"
@@ -17,9 +18,9 @@
 namespace roceshark::glue {
 
 // Format gets the stats, the engine (null when the file had no RoCE, PFC or
-// LLDP frame) and the filter.
+// LLDP frame) and the filter, and writes to the output it is given.
 template <typename Stats>
-using ReportFormat = std::string (*)(const Stats&, const Analyzer*, const std::string&);
+using ReportFormat = void (*)(const Stats&, const Analyzer*, const std::string&, const TextOut&);
 
 template <typename Stats, ReportFormat<Stats> Format>
 class ReportTap {
@@ -49,7 +50,8 @@ class ReportTap {
   static void draw(void* data) {
     auto* tap = static_cast<ReportTap*>(data);
     tap->tapped_.settle();
-    std::fputs(Format(tap->tapped_.stats, tap->tapped_.analyzer, tap->filter_).c_str(), stdout);
+    Format(tap->tapped_.stats, tap->tapped_.analyzer, tap->filter_,
+           [](std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); });
   }
   static void finish(void* data) { delete static_cast<ReportTap*>(data); }
 };

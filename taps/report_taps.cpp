@@ -13,28 +13,25 @@
 namespace roceshark::glue {
 namespace {
 
-std::string qp(const QpStats& s, const Analyzer*, const std::string& filter) { return format_qp_report(s, filter); }
-
-std::string pfc(const pfc::PfcStats& s, const Analyzer* a, const std::string& filter) {
-  if (!a) return stats_header("RoCE PFC Analysis", filter) + "No PFC frames.\n" + stats_rule();
-  return pfc::format_pfc_report(s, *a, filter);
+void qp(const QpStats& s, const Analyzer*, const std::string& filter, const TextOut& out) {
+  out(format_qp_report(s, filter));
 }
 
-std::string qos(const qos::QosStats& s, const Analyzer* a, const std::string& filter) {
+void pfc(const pfc::PfcStats& s, const Analyzer* a, const std::string& filter, const TextOut& out) {
+  out(a ? pfc::format_pfc_report(s, *a, filter) : stats_header("RoCE PFC Analysis", filter) + "No PFC frames.\n" + stats_rule());
+}
+
+void qos(const qos::QosStats& s, const Analyzer* a, const std::string& filter, const TextOut& out) {
   // With no RoCE at all there is no engine to ask: report the configured policy.
-  return a ? qos::format_qos_report(s, a->qos(), filter) : qos::format_qos_report(s, configured_policy(), {}, filter);
+  out(a ? qos::format_qos_report(s, a->qos(), filter) : qos::format_qos_report(s, configured_policy(), {}, filter));
 }
 
-std::string hops(const hop::HopStats& s, const Analyzer*, const std::string& filter) {
-  return hop::format_hop_report(s, filter);
+void hops(const hop::HopStats& s, const Analyzer*, const std::string& filter, const TextOut& out) {
+  out(hop::format_hop_report(s, filter));
 }
 
-std::string report(const ReportStats& s, const Analyzer* a, const std::string& filter) {
-  return format_json_report(s, a, filter);
-}
-
-std::string triage(const ReportStats& s, const Analyzer* a, const std::string& filter) {
-  return format_triage_report(s, a, filter);
+void triage(const ReportStats& s, const Analyzer* a, const std::string& filter, const TextOut& out) {
+  out(format_triage_report(s, a, filter));
 }
 
 }  // namespace
@@ -44,7 +41,7 @@ void register_taps() {
   ReportTap<pfc::PfcStats, pfc>::register_ui("roce,pfc", "RoCE PFC");
   ReportTap<qos::QosStats, qos>::register_ui("roce,qos", "RoCE QoS");
   ReportTap<hop::HopStats, hops>::register_ui("roce,hops", "RoCE hops");
-  ReportTap<ReportStats, report>::register_ui("roce,report", "RoCE report (JSON)");
+  ReportTap<ReportStats, write_json_report>::register_ui("roce,report", "RoCE report (JSON)");
   ReportTap<ReportStats, triage>::register_ui("roce,triage", "RoCE triage");
 }
 

@@ -283,10 +283,62 @@ TEST(Analyzer, FlowLimitIsReportedOnce) {
     w.qp_b = qp;
     a.process(w.req(qp * us, 1));
   }
-  EXPECT_FALSE(a.find(2)->untracked);
-  EXPECT_TRUE(a.find(3)->untracked);
+  EXPECT_FALSE(a.find(2)->untracked());
+  EXPECT_EQ(a.find(3)->beyond, LimitKind::flows);
   EXPECT_TRUE(a.find(3)->first_unchecked);
   EXPECT_FALSE(a.find(4)->first_unchecked);
+}
+
+// Points past roce.max_points, and (flow, point) pairs past
+// roce.max_flow_points, are counted and flagged once; the first ones are
+// still analysed, and an earlier point keeps being analysed.
+TEST(Analyzer, PointAndFlowPointLimits) {
+  Config cfg;
+  cfg.max_points = 2;
+  Analyzer a(cfg);
+  Wire w;
+  for (uint32_t point = 0; point < 4; ++point) {
+    w.point = point;
+    a.process(w.req((point + 1) * us, 1));
+  }
+  w.point = 0;
+  EXPECT_EQ(a.process(w.req(5 * us, 2)).seq, SeqClass::in_order);
+  EXPECT_FALSE(a.find(2)->untracked());
+  EXPECT_EQ(a.find(3)->beyond, LimitKind::points);
+  EXPECT_TRUE(a.find(3)->first_unchecked);
+  EXPECT_FALSE(a.find(4)->first_unchecked);
+  EXPECT_EQ(a.point_name(3), "-");
+
+  cfg.max_points = 1024, cfg.max_flow_points = 2;
+  Analyzer b(cfg);
+  Wire x;
+  for (uint32_t qp = 1; qp <= 3; ++qp) {
+    x.qp_b = qp;
+    b.process(x.req(qp * us, 1));
+  }
+  EXPECT_FALSE(b.find(2)->untracked());
+  EXPECT_EQ(b.find(3)->beyond, LimitKind::flow_points);
+  EXPECT_TRUE(b.find(3)->first_unchecked);
+}
+
+TEST(Analyzer, PausingPortLimit) {
+  Config cfg;
+  cfg.max_pfc_ports = 2;
+  Analyzer a(cfg);
+  pfc::PauseFrame f;
+  f.dst = pfc::kPfcDestination, f.enable = 1, f.quanta[0] = 100;
+  for (uint8_t port = 1; port <= 4; ++port) {
+    f.frame = port, f.ts_ns = port * us, f.src = {2, 0, 0, 0, 0, port};
+    a.process(f);
+  }
+  f.frame = 5, f.ts_ns = 5 * us, f.src = {2, 0, 0, 0, 0, 1};  // an admitted port goes on
+  EXPECT_EQ(a.process(f).beyond, LimitKind::none);
+  EXPECT_EQ(a.find_pause(2)->beyond, LimitKind::none);
+  EXPECT_EQ(a.find_pause(2)->enabled, 1);
+  EXPECT_EQ(a.find_pause(3)->beyond, LimitKind::pfc_ports);
+  EXPECT_TRUE(a.find_pause(3)->first_beyond);
+  EXPECT_FALSE(a.find_pause(4)->first_beyond);
+  EXPECT_EQ(a.find_pause(4)->enabled, 0);  // not analysed
 }
 
 TEST(Analyzer, ProcessingAFrameTwiceReturnsTheStoredVerdict) {
