@@ -33,15 +33,17 @@ CASES = [
 
 
 def peak_kib(capture, *args, plugin=True):
+    """Peak RSS of tshark (the largest of rs-tshark's process tree, as wait4 reports it)."""
     env = dict(os.environ, ROCESHARK_BUILD=rslib.BUILD)
     if not plugin:
         env["ROCESHARK_NO_PLUGIN"] = "1"
-    with tempfile.NamedTemporaryFile("r", suffix=".time") as t:
-        cmd = ["/usr/bin/time", "-o", t.name, "-f", "%M", rslib.RS_TSHARK, "-n", "-q", "-r", capture, *args]
-        p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
-        if p.returncode or any(m in p.stderr for m in rslib.BAD_STDERR):
-            raise rslib.Failure(f"{' '.join(cmd)} exited {p.returncode}:\n{p.stderr}")
-        return int(t.read().split()[-1])
+    cmd = [rslib.RS_TSHARK, "-n", "-q", "-r", capture, *args]
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    stderr = p.stderr.read()
+    _, status, usage = os.wait4(p.pid, 0)
+    if os.waitstatus_to_exitcode(status) or any(m in stderr for m in rslib.BAD_STDERR):
+        raise rslib.Failure(f"{' '.join(cmd)} exited {os.waitstatus_to_exitcode(status)}:\n{stderr}")
+    return usage.ru_maxrss
 
 
 def extra(capture, prefs):
