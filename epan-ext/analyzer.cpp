@@ -14,29 +14,9 @@ constexpr size_t kMaxCmRequests = 1u << 16;  // outstanding REQs; hostile captur
 
 }  // namespace
 
-const Verdict* Analyzer::find(uint32_t frame) const {
-  auto it = std::lower_bound(verdicts_.begin(), verdicts_.end(), frame,
-                             [](const Verdict& v, uint32_t f) { return v.frame < f; });
-  return it != verdicts_.end() && it->frame == frame ? &*it : nullptr;
-}
-
-std::optional<uint32_t> Analyzer::icrc_expected(uint32_t frame) const {
-  auto it = icrc_expected_.find(frame);
-  return it == icrc_expected_.end() ? std::nullopt : std::optional(it->second);
-}
-
-const qos::DcbxVerdict& Analyzer::process(uint32_t frame, const qos::DcbxAnnouncement& a) {
-  if (!dcbx_.empty() && frame <= dcbx_.back().frame)
-    if (const qos::DcbxVerdict* v = find_dcbx(frame)) return *v;
+qos::DcbxVerdict Analyzer::process(uint32_t frame, const qos::DcbxAnnouncement& a) {
   const auto seen = qos_.seen(a.point);
-  dcbx_.push_back({frame, a, qos::compare(a, qos_.policy(), seen.dscps, seen.priorities)});
-  return dcbx_.back();
-}
-
-const qos::DcbxVerdict* Analyzer::find_dcbx(uint32_t frame) const {
-  auto it = std::lower_bound(dcbx_.begin(), dcbx_.end(), frame,
-                             [](const qos::DcbxVerdict& v, uint32_t f) { return v.frame < f; });
-  return it != dcbx_.end() && it->frame == frame ? &*it : nullptr;
+  return {frame, a, qos::compare(a, qos_.policy(), seen.dscps, seen.priorities)};
 }
 
 void Analyzer::finish() const {
@@ -109,26 +89,22 @@ Analyzer::FlowPoint& Analyzer::flow_point(uint32_t flow, uint32_t point) {
 }
 
 const Verdict& Analyzer::process(const PacketInfo& p) {
-  if (!verdicts_.empty() && p.frame <= verdicts_.back().frame) {
-    if (const Verdict* v = find(p.frame)) return *v;
-  }
-  Verdict v;
+  has_hop_ = false;
+  rtt_samples_.clear();
+  Verdict& v = verdict_ = {};
   v.frame = p.frame;
   v.point = p.point;
   if (p.truncated) {
     v.truncated = true;
-    verdicts_.push_back(v);
-    return verdicts_.back();
+    return v;
   }
   v.pkt = PacketSummary::of(p);
-  if (p.icrc == IcrcState::bad) icrc_expected_[p.frame] = p.icrc_expected;
   v.role = classify_opcode(p.opcode).role;
 
   const auto past = [&](LimitKind k) -> const Verdict& {
     v.beyond = k;
     v.first_unchecked = limit_notes_.first(k);  // reported once per limit
-    verdicts_.push_back(v);
-    return verdicts_.back();
+    return v;
   };
   if (const LimitKind k = past_limit(p, kNoId); k != LimitKind::none) return past(k);
   const uint32_t id = flows_.find_or_add({p.src, p.dst, p.dest_qp}, cfg_.max_flows);
@@ -168,8 +144,7 @@ const Verdict& Analyzer::process(const PacketInfo& p) {
     v.first_unchecked = !fp.unchecked_noted;
     fp.unchecked_noted = true;
   }
-  verdicts_.push_back(v);
-  return verdicts_.back();
+  return v;
 }
 
 void Analyzer::match_across_points(const PacketInfo& p, Verdict& v) {
@@ -181,8 +156,8 @@ void Analyzer::match_across_points(const PacketInfo& p, Verdict& v) {
   hop::Copy c;
   c.point = p.point, c.frame = p.frame, c.ts_ns = p.ts_ns, c.dscp = p.dscp, c.pcp = p.pcp, c.ecn = p.ecn, c.ttl = p.ttl;
   if (auto h = hops_.on_packet(id, v.flow, flows_[v.flow].paired, c)) {
-    hop_verdicts_.push_back(*h);
-    v.has_hop = true;
+    hop_ = *h;
+    v.has_hop = has_hop_ = true;
   }
 }
 
@@ -192,17 +167,6 @@ void Analyzer::check_one_place(const PacketInfo& p, Verdict& v) {
   if (fp.ttl && p.ttl != fp.ttl && fp.ttl_flips < 2) ++fp.ttl_flips;
   fp.ttl = p.ttl;
   if (fp.ttl_flips == 2 && !fp.merged_noted) v.merged_points = fp.merged_noted = true;
-}
-
-const hop::HopVerdict* Analyzer::find_hop(uint32_t frame) const {
-  // Frames are mostly asked for in order: try where the last lookup ended.
-  for (size_t i = hop_cursor_; i < hop_verdicts_.size() && i <= hop_cursor_ + 1; ++i)
-    if (hop_verdicts_[i].frame == frame) return &hop_verdicts_[hop_cursor_ = i];
-  auto it = std::lower_bound(hop_verdicts_.begin(), hop_verdicts_.end(), frame,
-                             [](const hop::HopVerdict& h, uint32_t f) { return h.frame < f; });
-  if (it == hop_verdicts_.end() || it->frame != frame) return nullptr;
-  hop_cursor_ = static_cast<size_t>(it - hop_verdicts_.begin());
-  return &*it;
 }
 
 void Analyzer::sight_for_pfc(const PacketInfo& p, Verdict& v) {
@@ -358,13 +322,12 @@ void Analyzer::on_response(const PacketInfo& p, Verdict& v) {
     req.naks.any_nak = true;
     req.naks.last_nak_ts = p.ts_ns;
   }
-  v.rtt_first = static_cast<uint32_t>(rtt_samples_.size());
   const bool covers_itself = !(s.kind == AckKind::nak && s.nak == NakCode::psn_sequence_error);
   const Covered c = fp.pending.on_response(p.psn, covers_itself, p.ts_ns, rtt_samples_);
   v.covered = c.count;
   v.request_frame = c.newest_frame;
   v.rtt_ns = c.newest_rtt_ns;
-  for (uint64_t rtt : rtt_samples(v))
+  for (uint64_t rtt : rtt_samples_)
     if (!fp.min_rtt_ns || rtt < fp.min_rtt_ns) fp.min_rtt_ns = rtt;
 }
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The sequence-analysis engine for one capture file.
 //
-// process() is called once per RoCE frame, in frame order, on the first
-// pass. It classifies the packet from what came before it only, so one-pass
-// and two-pass results are the same; it stores the verdict, and later passes
-// read it back with find(). What it learns later about earlier frames
+// process() is called once per RoCE frame, in frame order. It classifies
+// the packet from what came before it only, so one-pass and two-pass
+// results are the same. It keeps no result per frame: a front end that
+// shows frames again keeps them (StoredAnalysis, epan-ext/stored_analysis.h),
+// a streaming one need not. What it learns later about earlier frames
 // (losses between points, pause episodes, clock skews) goes to an EventSink.
 #pragma once
 #include <cstdint>
@@ -38,20 +39,20 @@ class Analyzer {
   Analyzer(const Analyzer&) = delete;  // parts of it refer to its own config
   Analyzer& operator=(const Analyzer&) = delete;
 
+  // The verdict stays valid until the next call.
   const Verdict& process(const PacketInfo& p);
-  const Verdict* find(uint32_t frame) const;
+  // With the verdict just made: multi-point matching's hop verdict when the
+  // packet was seen at an earlier point too (a loss after it is an event:
+  // known when a later packet of the flow reaches the next point), and a
+  // response's RTT samples, one per request it covered.
+  const hop::HopVerdict* last_hop() const { return has_hop_ ? &hop_ : nullptr; }
+  std::span<const uint64_t> last_rtt_samples() const { return rtt_samples_; }
   const pfc::PauseVerdict& process(const pfc::PauseFrame& f);
-  const pfc::PauseVerdict* find_pause(uint32_t frame) const { return pfc_.find(frame); }
   const pfc::PfcAnalyzer& pfc() const { return pfc_; }
   // An LLDP frame with DCBX TLVs: compared with the policy and the marking
   // seen so far at its point.
-  const qos::DcbxVerdict& process(uint32_t frame, const qos::DcbxAnnouncement& a);
-  const qos::DcbxVerdict* find_dcbx(uint32_t frame) const;
+  qos::DcbxVerdict process(uint32_t frame, const qos::DcbxAnnouncement& a);
   const qos::Checker& qos() const { return qos_; }
-  // Multi-point matching: the hop verdict of a frame seen at an earlier
-  // point too. (A loss after it is an event: known when a later packet of
-  // the flow reaches the next point.)
-  const hop::HopVerdict* find_hop(uint32_t frame) const;
   const hop::HopMatcher& hops() const { return hops_; }
   // Tells the sink what stands after the frames so far (open episodes,
   // clock estimates).
@@ -62,11 +63,6 @@ class Analyzer {
   uint32_t flow_stream(uint32_t flow) const { return flows_[flow].stream; }
   // How the flow's requester answers sequence NAKs, as its resends showed so far.
   RecoveryMode recovery_mode(uint32_t flow) const { return flows_[flow].naks.mode; }
-  std::span<const uint64_t> rtt_samples(const Verdict& v) const {
-    return std::span(rtt_samples_).subspan(v.rtt_first, v.covered);
-  }
-  // The ICRC a packet with a bad one should have carried.
-  std::optional<uint32_t> icrc_expected(uint32_t frame) const;
   // Whether responses for `flow`'s requests were ever seen at `point`.
   bool responses_seen(uint32_t flow, uint32_t point) const;
 
@@ -119,15 +115,14 @@ class Analyzer {
   pfc::PfcAnalyzer pfc_{cfg_, events_};
   qos::Checker qos_{cfg_.policy};
   hop::HopMatcher hops_{cfg_, events_};
-  std::deque<hop::HopVerdict> hop_verdicts_;
-  mutable size_t hop_cursor_ = 0;  // find_hop's last answer
-  std::deque<qos::DcbxVerdict> dcbx_;
   FlowTable flows_;
   std::deque<FlowPoint> flow_points_;  // a deque: growing never copies them all
   std::unordered_map<uint64_t, uint32_t> flow_point_index_;  // flow << 32 | point
-  std::deque<Verdict> verdicts_;  // in frame order; a deque never moves them
+  // The latest packet's results (process()).
+  Verdict verdict_;
+  hop::HopVerdict hop_;
+  bool has_hop_ = false;
   std::vector<uint64_t> rtt_samples_;
-  std::unordered_map<uint32_t, uint32_t> icrc_expected_;  // bad ICRCs only
   LimitNotes limit_notes_;
   std::unordered_set<uint32_t> admitted_points_;  // up to roce.max_points
   std::unordered_set<uint32_t> mirrored_points_;  // points where a mirror copy was proven

@@ -5,12 +5,6 @@
 
 namespace roceshark::pfc {
 
-const PauseVerdict* PfcAnalyzer::find(uint32_t frame) const {
-  auto it = std::lower_bound(verdicts_.begin(), verdicts_.end(), frame,
-                             [](const PauseVerdict& v, uint32_t f) { return v.frame < f; });
-  return it != verdicts_.end() && it->frame == frame ? &*it : nullptr;
-}
-
 uint8_t PfcAnalyzer::wrong_class(Point& pt) {
   if (!(pt.roce & ~pt.pfc)) return 0;  // every RoCE priority here has PFC
   const auto fresh = static_cast<uint8_t>(pt.pfc & ~pt.roce & ~pt.wrong_reported);
@@ -26,16 +20,13 @@ bool PfcAnalyzer::admit_port(uint32_t point, const Mac& mac) {
 }
 
 const PauseVerdict& PfcAnalyzer::process(const PauseFrame& f, LimitKind beyond, bool first) {
-  if (!verdicts_.empty() && f.frame <= verdicts_.back().frame)
-    if (const PauseVerdict* v = find(f.frame)) return *v;
-  PauseVerdict v;
+  PauseVerdict& v = last_ = {};
   v.frame = f.frame;
   v.point = f.point;
   v.src = f.src;
   if (beyond != LimitKind::none) {
     v.beyond = beyond, v.first_beyond = first;
-    verdicts_.push_back(v);
-    return verdicts_.back();
+    return v;
   }
   const auto captured = static_cast<uint8_t>((1u << f.captured) - 1u);
   v.enabled = static_cast<uint8_t>(f.enable & 0xFF & captured);
@@ -50,8 +41,7 @@ const PauseVerdict& PfcAnalyzer::process(const PauseFrame& f, LimitKind beyond, 
     const double speed = tracker_.gbps(f.point);
     for (uint8_t p = 0; p < 8; ++p)
       if (v.enabled & (1u << p)) v.pause_ns[p] = quanta_to_ns(f.quanta[p], speed);
-    verdicts_.push_back(v);
-    return verdicts_.back();
+    return v;
   }
 
   uint8_t new_episodes = 0;
@@ -73,8 +63,7 @@ const PauseVerdict& PfcAnalyzer::process(const PauseFrame& f, LimitKind beyond, 
       if (no_ecn_reported_.insert(k << 11 | uint64_t{f.point} << 3 | p).second) v.no_ecn_first |= bit;
     }
   }
-  verdicts_.push_back(v);
-  return verdicts_.back();
+  return v;
 }
 
 PacketPfc PfcAnalyzer::on_roce(const RoceSighting& r) {

@@ -14,7 +14,6 @@
 // per-frame verdicts.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -53,11 +52,10 @@ class PfcAnalyzer {
   explicit PfcAnalyzer(const Config& cfg, EventSink* events = nullptr) : cfg_(cfg), tracker_(cfg, events) {}
 
   // `beyond`: the frame is past a limit (Analyzer decides; `first`: the
-  // first past it) and is only stored.
+  // first past it) and is not analysed. Valid until the next call.
   const PauseVerdict& process(const PauseFrame& f, LimitKind beyond = LimitKind::none, bool first = false);
   // Whether PFC from (point, MAC) is analysed: up to roce.max_pfc_ports of them.
   bool admit_port(uint32_t point, const Mac& mac);
-  const PauseVerdict* find(uint32_t frame) const;
   PacketPfc on_roce(const RoceSighting& r);
 
   std::vector<Episode> open_episodes() const { return tracker_.open_episodes(); }
@@ -93,7 +91,7 @@ class PfcAnalyzer {
     }
   };
   std::unordered_set<Port, PortHash> ports_;  // pausing ports analysed
-  std::deque<PauseVerdict> verdicts_;
+  PauseVerdict last_;
 };
 
 }  // namespace roceshark::pfc

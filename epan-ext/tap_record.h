@@ -10,6 +10,7 @@
 #include <span>
 
 #include "epan-ext/analyzer.h"
+#include "epan-ext/stored_analysis.h"
 #include "epan-ext/dcbx.h"
 #include "epan-ext/event_log.h"
 #include "epan-ext/verdict.h"
@@ -30,8 +31,8 @@ struct TapRecord {
   uint32_t frame() const { return verdict ? verdict->frame : pause ? pause->frame : dcbx ? dcbx->frame : 0; }
 };
 
-// A RoCE packet's record, with what the engine keeps beside its verdict.
-inline TapRecord roce_record(const Verdict& v, const Analyzer& a, uint64_t ts_ns, uint32_t frame_len,
+// A RoCE packet's record, with what the analysis kept beside its verdict.
+inline TapRecord roce_record(const Verdict& v, const StoredAnalysis& a, uint64_t ts_ns, uint32_t frame_len,
                              const EventLog* events = nullptr) {
   return {&v, &a, ts_ns, frame_len, nullptr, nullptr, events, v.has_hop ? a.find_hop(v.frame) : nullptr,
           a.rtt_samples(v)};

@@ -99,7 +99,7 @@ struct Verdict {
   uint32_t covered = 0;                // requests with AckReq this response covers
   uint64_t rtt_ns = 0;                 // to request_frame
   uint64_t quiet_ns = 0;               // silence before a timeout retransmission
-  uint32_t rtt_first = 0;              // index of this response's RTT samples in the engine
+  uint32_t rtt_first = 0;              // where a StoredAnalysis keeps this response's RTT samples
   PacketSummary pkt;
   qos::QosVerdict qos;
   pfc::PacketPfc pfc;

@@ -32,7 +32,7 @@ void name_point(packet_info* pinfo, Analyzer& a, uint32_t point) {
 void set_check_icrc(bool on) { check_icrc = on; }
 
 int dissect_roce(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, void*) {
-  Analyzer& a = session();
+  StoredAnalysis& a = session();
   const Verdict* v = nullptr;
   const pfc::PauseVerdict* pause = nullptr;
   const qos::DcbxVerdict* dcbx = nullptr;

@@ -4,24 +4,14 @@
 #include <epan/epan.h>
 #include <wiretap/wtap.h>
 
-#include <cstring>
-
 #include "plugins/ws_compat.h"
 
 namespace roceshark::glue {
 namespace {
-PointNaming naming;
+points::Naming naming;
 }
 
-std::optional<PointKey> parse_point_key(const std::string& text) {
-  if (text == "interface") return PointKey::interface;
-  if (text == "erspan") return PointKey::erspan;
-  if (text == "vlan") return PointKey::vlan;
-  return std::nullopt;
-}
-
-void set_point_naming(const PointNaming& n) { naming = n; }
-PointKey point_key() { return naming.key; }
+void set_point_naming(const points::Naming& n) { naming = n; }
 
 uint32_t interface_point(const packet_info* pinfo) {
   return pinfo->rec && (pinfo->rec->presence_flags & WTAP_HAS_INTERFACE_ID)
@@ -30,38 +20,12 @@ uint32_t interface_point(const packet_info* pinfo) {
 }
 
 uint32_t frame_point(const packet_info* pinfo, std::optional<uint16_t> erspan_session, std::optional<uint16_t> outer_vlan) {
-  switch (point_key()) {
-    case PointKey::interface: break;
-    case PointKey::erspan:
-      if (erspan_session) return kErspanPoint | *erspan_session;
-      break;
-    case PointKey::vlan:
-      if (outer_vlan) return kVlanPoint | *outer_vlan;
-      break;
-  }
-  return interface_point(pinfo);
+  return points::frame_point(naming.key, interface_point(pinfo), erspan_session, outer_vlan);
 }
 
 std::string point_name(const packet_info* pinfo, uint32_t point) {
-  std::string key, fallback;
-  if (point & kErspanPoint) {
-    key = std::to_string(point & 0xFFFFFF);
-    fallback = "erspan-" + key;
-  } else if (point & kVlanPoint) {
-    key = std::to_string(point & 0xFFFFFF);
-    fallback = "vlan-" + key;
-  } else {
-    key = std::to_string(point);
-    // Files without interface names (pcap) report "unknown": name the point by its id.
-    const char* name = ws::interface_name(pinfo, point);
-    const bool named = name && *name && std::strcmp(name, "unknown") != 0;
-    fallback = named ? name : "if" + key;
-    for (const auto& [k, n] : naming.names)
-      if (named && k == name) return n;
-  }
-  for (const auto& [k, n] : naming.names)
-    if (k == key) return n;
-  return fallback;
+  const bool interface = !(point & (points::kErspan | points::kVlan));
+  return points::name(naming, point, interface ? ws::interface_name(pinfo, point) : nullptr);
 }
 
 }  // namespace roceshark::glue

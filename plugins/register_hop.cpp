@@ -24,7 +24,7 @@ guint pref_match_window_us = 10'000;
 guint pref_microburst_us = 10;
 
 // The capture point naming last applied: a bad key or name list keeps it.
-PointNaming naming;
+points::Naming naming;
 
 }  // namespace
 
@@ -75,7 +75,7 @@ void apply_hop_preferences(Config& cfg, PrefErrors& errors) {
   if (clock == "synced" || clock == "estimate") cfg.clock_mode = clock == "estimate" ? ClockMode::estimate : ClockMode::synced;
   else pref_error(errors, "clock", "unknown mode '" + clock + "': use synced or estimate");
   const std::string key_text(options::trim(pref_point_key ? pref_point_key : ""));
-  if (const auto key = parse_point_key(key_text)) naming.key = *key;
+  if (const auto key = points::parse_key(key_text)) naming.key = *key;
   else pref_error(errors, "point_key", "unknown key '" + key_text + "': use interface, erspan or vlan");
   std::string why;
   if (auto names = options::parse_pairs(pref_point_names ? pref_point_names : "", '=', why)) naming.names = std::move(*names);

@@ -207,7 +207,7 @@ void render_response(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Ver
 
 }  // namespace
 
-void render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Verdict& v, const Analyzer& a) {
+void render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Verdict& v, const StoredAnalysis& a) {
   const PacketSummary& p = v.pkt;
   const uint32_t qp = v.flow == kNoId ? 0 : a.flow_key(v.flow).qp;
   if (p.opcode == kOpcodeCnp) {

@@ -27,7 +27,7 @@ std::string marking(uint8_t dscp, int pcp) {
 
 }  // namespace
 
-void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verdict& v, const Analyzer& a) {
+void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verdict& v, const StoredAnalysis& a) {
   const std::string& point = a.point_name(v.point);
   if (const hop::HopVerdict* h = v.has_hop ? a.find_hop(v.frame) : nullptr) {
     const std::string& prev = a.point_name(h->prev_point);

@@ -6,6 +6,7 @@
 #include <epan/packet.h>
 
 #include "epan-ext/analyzer.h"
+#include "epan-ext/stored_analysis.h"
 #include "epan-ext/checks.h"
 #include "epan-ext/tap_record.h"
 #include "plugins/ws_compat.h"
@@ -56,7 +57,7 @@ expert_field* check_expert(checks::Kind k, size_t i = 0);
 
 // The engine for the open capture file: made by the init routine, dropped
 // by the cleanup routine.
-Analyzer& session();
+StoredAnalysis& session();
 const EventLog& session_events();  // what session() learned after the frames' verdicts
 void session_reset(const Config& cfg);
 void session_drop();

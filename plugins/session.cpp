@@ -9,12 +9,12 @@ namespace {
 struct Session {
   explicit Session(const Config& cfg) : analyzer(cfg, &events) {}
   EventLog events;
-  Analyzer analyzer;
+  StoredAnalysis analyzer;  // later passes and the GUI show frames again
 };
 std::unique_ptr<Session> current;
 }  // namespace
 
-Analyzer& session() {
+StoredAnalysis& session() {
   if (!current) current = std::make_unique<Session>(Config{});
   return current->analyzer;
 }

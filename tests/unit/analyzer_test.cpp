@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Flow identity, pairing, responses, multi-point and limits.
 #include "epan-ext/analyzer.h"
+#include "epan-ext/stored_analysis.h"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +14,7 @@ using test::Wire;
 constexpr uint64_t us = 1000;
 
 TEST(Analyzer, AckPairsWithItsRequestsByPsn) {
-  Analyzer a;
+  StoredAnalysis a;
   Wire w;
   Wire w2 = w;
   w2.qp_b = 0x99, w2.qp_a = 0x98;
@@ -34,7 +35,7 @@ TEST(Analyzer, AckPairsWithItsRequestsByPsn) {
 }
 
 TEST(Analyzer, BidirectionalConnectionIsOneStream) {
-  Analyzer a;
+  StoredAnalysis a;
   Wire w;
   a.process(w.req(0, 10, true));
   a.process(w.resp(us, 10));
@@ -47,7 +48,7 @@ TEST(Analyzer, BidirectionalConnectionIsOneStream) {
 }
 
 TEST(Analyzer, LatePairedResponsesJoinTheirRequestsStream) {
-  Analyzer a;
+  StoredAnalysis a;
   Wire w;
   a.process(w.req(0, 10, true));  // a's requests: stream 0
   // b's own request comes first on the reverse flow: nothing to pair it by yet.
@@ -61,7 +62,7 @@ TEST(Analyzer, LatePairedResponsesJoinTheirRequestsStream) {
 }
 
 TEST(Analyzer, CoalescedAckGivesOneSamplePerRequest) {
-  Analyzer a;
+  StoredAnalysis a;
   Wire w;
   a.process(w.req(0, 1, true));
   a.process(w.req(us, 2, true));
@@ -76,7 +77,7 @@ TEST(Analyzer, CoalescedAckGivesOneSamplePerRequest) {
 }
 
 TEST(Analyzer, DuplicateAck) {
-  Analyzer a;
+  StoredAnalysis a;
   Wire w;
   a.process(w.req(0, 1, true));
   a.process(w.resp(us, 1, test::kSynAck, 1));
@@ -87,7 +88,7 @@ TEST(Analyzer, DuplicateAck) {
 }
 
 TEST(Analyzer, MirroredAckIsADuplicateNotADupAck) {
-  Analyzer a;
+  StoredAnalysis a;
   Wire w;
   a.process(w.req(0, 1, true));
   a.process(w.resp(us, 1, test::kSynAck, 1));
@@ -97,7 +98,7 @@ TEST(Analyzer, MirroredAckIsADuplicateNotADupAck) {
 }
 
 TEST(Analyzer, MirroredNakIsADuplicateAndStartsNoSecondRun) {
-  Analyzer a;
+  StoredAnalysis a;
   Wire w;
   a.process(w.req(0, 1));
   a.process(w.req(us, 3));
@@ -107,7 +108,7 @@ TEST(Analyzer, MirroredNakIsADuplicateAndStartsNoSecondRun) {
 }
 
 TEST(Analyzer, RepeatedAckWithANewIpIdIsADuplicateAck) {
-  Analyzer a;
+  StoredAnalysis a;
   Wire w;
   a.process(w.req(0, 1, true));
   PacketInfo ack = w.resp(us, 1, test::kSynAck, 1);
@@ -123,7 +124,7 @@ TEST(Analyzer, RepeatedAckWithANewIpIdIsADuplicateAck) {
 }
 
 TEST(Analyzer, SecondPointIsNotARetransmission) {
-  Analyzer a;
+  StoredAnalysis a;
   Wire w;
   for (uint32_t i = 0; i < 5; ++i) {
     w.point = 0;
@@ -137,7 +138,7 @@ TEST(Analyzer, SecondPointIsNotARetransmission) {
 
 // Two taps merged into one interface: the flow's TTL flips at one point.
 int merged_warnings(std::initializer_list<uint8_t> ttls) {
-  Analyzer a;
+  StoredAnalysis a;
   Wire w;
   int warnings = 0;
   uint32_t psn = 100;
@@ -157,7 +158,7 @@ TEST(Analyzer, TtlFlippingAtOnePointMeansTwoPlacesMerged) {
 }
 
 TEST(Analyzer, LossBetweenPointsIsAGapOnlyDownstream) {
-  Analyzer a;
+  StoredAnalysis a;
   Wire w;
   for (uint32_t psn : {1u, 2u, 3u}) {
     w.point = 0;
@@ -170,14 +171,14 @@ TEST(Analyzer, LossBetweenPointsIsAGapOnlyDownstream) {
 }
 
 TEST(Analyzer, OneDirectionalCaptureReportsNoResponses) {
-  Analyzer a;
+  StoredAnalysis a;
   Wire w;
   for (uint32_t i = 0; i < 100; ++i) EXPECT_EQ(a.process(w.req(i * us, i, true)).seq, SeqClass::in_order);
   EXPECT_FALSE(a.responses_seen(a.find(1)->flow, 0));
 }
 
 TEST(Analyzer, CnpIsAttributedToTheQpItThrottles) {
-  Analyzer a;
+  StoredAnalysis a;
   Wire w;
   a.process(w.req(0, 5, true));
   const Verdict& c = a.process(w.cnp(us));
@@ -187,7 +188,7 @@ TEST(Analyzer, CnpIsAttributedToTheQpItThrottles) {
 }
 
 TEST(Analyzer, CnpWithTwoCandidatesStaysUnpaired) {
-  Analyzer a;
+  StoredAnalysis a;
   Wire w, w2;
   w2.qp_b = 0x77;
   a.process(w.req(0, 5));
@@ -211,7 +212,7 @@ PacketInfo cm(Wire& w, bool from_a, CmMessage m, uint64_t ts) {
 TEST(Analyzer, CnpsDoNotPairByPsn) {
   // Four QPs between the same hosts, CNPs for each before any ACK: a CNP
   // has no PSN, so it must not pair a request flow by its PSN.
-  Analyzer a;
+  StoredAnalysis a;
   std::vector<Wire> qps(4);
   uint32_t frame = 0;
   auto next = [&](PacketInfo p) {
@@ -230,7 +231,7 @@ TEST(Analyzer, CnpsDoNotPairByPsn) {
 }
 
 TEST(Analyzer, CmExchangePairsAndGivesTheStartPsn) {
-  Analyzer a;
+  StoredAnalysis a;
   Wire w;
   a.process(cm(w, true, {CmMessage::Kind::req, 0xA1, 0, w.qp_a, 5000}, 0));
   a.process(cm(w, false, {CmMessage::Kind::rep, 0xB1, 0xA1, w.qp_b, 9000}, us));
@@ -247,7 +248,7 @@ TEST(Analyzer, CmExchangePairsAndGivesTheStartPsn) {
 }
 
 TEST(Analyzer, CmQpReuseStartsANewStream) {
-  Analyzer a;
+  StoredAnalysis a;
   Wire w;
   a.process(cm(w, true, {CmMessage::Kind::req, 1, 0, w.qp_a, 100}, 0));
   a.process(cm(w, false, {CmMessage::Kind::rep, 2, 1, w.qp_b, 200}, us));
@@ -264,7 +265,7 @@ TEST(Analyzer, CmQpReuseStartsANewStream) {
 }
 
 TEST(Analyzer, SameRepAtASecondPointIsNotAnotherConnection) {
-  Analyzer a;
+  StoredAnalysis a;
   Wire w;
   a.process(cm(w, true, {CmMessage::Kind::req, 1, 0, w.qp_a, 100}, 0));
   a.process(cm(w, false, {CmMessage::Kind::rep, 2, 1, w.qp_b, 200}, us));
@@ -277,7 +278,7 @@ TEST(Analyzer, SameRepAtASecondPointIsNotAnotherConnection) {
 TEST(Analyzer, FlowLimitIsReportedOnce) {
   Config cfg;
   cfg.max_flows = 2;
-  Analyzer a(cfg);
+  StoredAnalysis a(cfg);
   Wire w;
   for (uint32_t qp = 1; qp <= 5; ++qp) {
     w.qp_b = qp;
@@ -295,7 +296,7 @@ TEST(Analyzer, FlowLimitIsReportedOnce) {
 TEST(Analyzer, PointAndFlowPointLimits) {
   Config cfg;
   cfg.max_points = 2;
-  Analyzer a(cfg);
+  StoredAnalysis a(cfg);
   Wire w;
   for (uint32_t point = 0; point < 4; ++point) {
     w.point = point;
@@ -310,7 +311,7 @@ TEST(Analyzer, PointAndFlowPointLimits) {
   EXPECT_EQ(a.point_name(3), "-");
 
   cfg.max_points = 1024, cfg.max_flow_points = 2;
-  Analyzer b(cfg);
+  StoredAnalysis b(cfg);
   Wire x;
   for (uint32_t qp = 1; qp <= 3; ++qp) {
     x.qp_b = qp;
@@ -324,7 +325,7 @@ TEST(Analyzer, PointAndFlowPointLimits) {
 TEST(Analyzer, PausingPortLimit) {
   Config cfg;
   cfg.max_pfc_ports = 2;
-  Analyzer a(cfg);
+  StoredAnalysis a(cfg);
   pfc::PauseFrame f;
   f.dst = pfc::kPfcDestination, f.enable = 1, f.quanta[0] = 100;
   for (uint8_t port = 1; port <= 4; ++port) {
@@ -342,7 +343,7 @@ TEST(Analyzer, PausingPortLimit) {
 }
 
 TEST(Analyzer, ProcessingAFrameTwiceReturnsTheStoredVerdict) {
-  Analyzer a;
+  StoredAnalysis a;
   Wire w;
   a.process(w.req(0, 1));
   PacketInfo p = w.req(us, 5);
@@ -353,7 +354,7 @@ TEST(Analyzer, ProcessingAFrameTwiceReturnsTheStoredVerdict) {
 }
 
 TEST(Analyzer, Ipv6FlowsWork) {
-  Analyzer a;
+  StoredAnalysis a;
   Wire w;
   std::array<uint8_t, 16> x{0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
   w.a = Address::from(x);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "epan-ext/analyzer.h"
+#include "epan-ext/stored_analysis.h"
 #include "packets.h"
 
 namespace roceshark {
@@ -13,7 +14,7 @@ using test::Wire;
 constexpr uint64_t us = 1000;
 
 struct FabricTest : ::testing::Test {
-  Analyzer a;
+  StoredAnalysis a;
   Wire w;
   const Verdict& req(uint64_t t, uint32_t psn, bool ack_req = false) { return a.process(w.req(t, psn, ack_req)); }
   const Verdict& resp(uint64_t t, uint32_t psn, uint8_t syn = test::kSynAck) { return a.process(w.resp(t, psn, syn)); }

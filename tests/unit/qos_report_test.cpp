@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "epan-ext/analyzer.h"
+#include "epan-ext/stored_analysis.h"
 #include "epan-ext/qos_checker.h"
 #include "epan-ext/qos_report.h"
 #include "epan-ext/qos_stats.h"
@@ -21,7 +22,7 @@ PacketInfo marked(PacketInfo p, uint8_t dscp, int8_t pcp, uint8_t ecn) {
 // The engine as the glue will run it: analyzer, then the QoS checker, then the tap.
 struct Fed {
   explicit Fed(const Policy& p = Policy::defaults()) : checker(p) {}
-  Analyzer a;
+  StoredAnalysis a;
   Checker checker;
   QosStats stats;
   QosVerdict feed(const PacketInfo& p) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "epan-ext/analyzer.h"
+#include "epan-ext/stored_analysis.h"
 #include "epan-ext/qp_report.h"
 #include "epan-ext/qp_stats.h"
 #include "epan-ext/text_table.h"
@@ -14,7 +15,7 @@ using test::Wire;
 constexpr uint64_t us = 1000;
 
 struct Fed {
-  Analyzer a;
+  StoredAnalysis a;
   QpStats stats;
   void feed(const PacketInfo& p) {
     const Verdict& v = a.process(p);

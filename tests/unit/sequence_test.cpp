@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "epan-ext/analyzer.h"
+#include "epan-ext/stored_analysis.h"
 #include "packets.h"
 
 namespace roceshark {
@@ -12,7 +13,7 @@ using test::Wire;
 constexpr uint64_t us = 1000;
 
 struct SequenceTest : ::testing::Test {
-  Analyzer a;
+  StoredAnalysis a;
   Wire w;
   SeqClass req(uint64_t t, uint32_t psn, bool ack_req = false) { return a.process(w.req(t, psn, ack_req)).seq; }
   const Verdict& last_req(uint64_t t, uint32_t psn) { return a.process(w.req(t, psn)); }

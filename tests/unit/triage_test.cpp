@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "epan-ext/analyzer.h"
+#include "epan-ext/stored_analysis.h"
 #include "epan-ext/json_report.h"
 #include "epan-ext/triage.h"
 #include "packets.h"
@@ -18,7 +19,7 @@ using test::Wire;
 constexpr uint64_t us = 1000, ms = 1000 * us;
 
 struct Fed {
-  Analyzer a;
+  StoredAnalysis a;
   ReportStats stats;
   const Verdict& feed(const PacketInfo& p) {
     const Verdict& v = a.process(p);
@@ -232,7 +233,7 @@ using test::Wire;
 TEST(Health, ReachedFlowLimitMakesTheVerdictIncomplete) {
   Config cfg;
   cfg.max_flows = 1;
-  Analyzer a(cfg);
+  StoredAnalysis a(cfg);
   ReportStats stats;
   auto feed = [&](const PacketInfo& p) {
     const Verdict& v = a.process(p);
@@ -260,7 +261,7 @@ TEST(Health, ReachedFlowLimitMakesTheVerdictIncomplete) {
 }
 
 TEST(Health, WithinTheFlowLimitNoLimitIsListed) {
-  Analyzer a;
+  StoredAnalysis a;
   ReportStats stats;
   Wire w;
   const PacketInfo p = w.req(0, 0);
