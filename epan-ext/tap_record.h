@@ -38,4 +38,11 @@ inline TapRecord roce_record(const Verdict& v, const StoredAnalysis& a, uint64_t
           a.rtt_samples(v)};
 }
 
+// The same for the packet an Analyzer just analysed, for a front end that
+// keeps no results (valid until the Analyzer's next packet).
+inline TapRecord latest_record(const Verdict& v, const Analyzer& a, uint64_t ts_ns, uint32_t frame_len,
+                               const EventLog* events) {
+  return {&v, &a, ts_ns, frame_len, nullptr, nullptr, events, a.last_hop(), a.last_rtt_samples()};
+}
+
 }  // namespace roceshark

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The one place that knows how Wireshark's API differs between the versions
-// roceshark builds against (4.0, 4.2, 4.4, 4.6): the plugin's calls, and the
-// capture generator's wiretap writing (captures/gen/pcapng_writer.cpp).
+// roceshark builds against (4.0, 4.2, 4.4, 4.6): the plugin's calls, the
+// capture generator's wiretap writing (captures/gen/pcapng_writer.cpp) and
+// the roceshark command's reading (cli/capture_reader.cpp).
 // Every other file calls these and has no version #if of its own.
 //
 // Where a difference is a type, it is read off the declaration itself
@@ -24,6 +25,7 @@
 #endif
 
 #include <cstdint>
+#include <string>
 #include <tuple>
 #include <type_traits>
 
@@ -89,6 +91,17 @@ bool dump(F write, wtap_dumper* d, Rec* rec, const uint8_t* data, size_t len, in
     return write(d, rec, err, info);
   }
 }
+
+// Up to 4.4 wtap_read fills a Buffer of the caller's; 4.6 fills rec->data.
+template <typename F, typename Rec>
+const uint8_t* read(F next, wtap* w, Rec* rec, Buffer* buf, int* err, gchar** info, gint64* offset) {
+  if constexpr (std::is_invocable_v<F, wtap*, Rec*, Buffer*, int*, gchar**, gint64*>) {
+    return next(w, rec, buf, err, info, offset) ? ws_buffer_start_ptr(buf) : nullptr;
+  } else {
+    (void)buf;
+    return next(w, rec, err, info, offset) ? ws_buffer_start_ptr(&rec->data) : nullptr;
+  }
+}
 }  // namespace detail
 
 // An unsigned integer field's value.
@@ -99,11 +112,24 @@ inline const char* interface_name(const packet_info* pinfo, uint32_t id) {
   return pinfo->epan ? detail::interface_name(pinfo->epan, pinfo, id) : nullptr;
 }
 
-// Wiretap, for writing captures.
+// Wiretap, for reading and writing captures.
 inline void log_init(const char* progname) { detail::log_init(ws_log_init, progname); }
 inline void rec_init(wtap_rec* rec) { detail::rec_init(wtap_rec_init, rec); }
 inline bool dump(wtap_dumper* d, wtap_rec* rec, const uint8_t* data, size_t len, int* err, gchar** info) {
   return detail::dump(wtap_dump, d, rec, data, len, err, info);
+}
+// wiretap's message for an error, with its detail (freed here).
+inline std::string wtap_error(int err, gchar* info) {
+  std::string s = wtap_strerror(err);
+  if (info) {
+    s += std::string(" (") + info + ")";
+    g_free(info);
+  }
+  return s;
+}
+// The next record's bytes, or null at the end or on an error (err set).
+inline const uint8_t* read(wtap* w, wtap_rec* rec, Buffer* buf, int* err, gchar** info, gint64* offset) {
+  return detail::read(wtap_read, w, rec, buf, err, info, offset);
 }
 
 // What a boolean preference points at: gboolean up to 4.0, bool later.

@@ -15,15 +15,6 @@ namespace {
 
 constexpr const char* kUserAppl = "roceshark-gen";
 
-std::string wtap_error(int err, gchar* info) {
-  std::string s = wtap_strerror(err);
-  if (info) {
-    s += std::string(" (") + info + ")";
-    g_free(info);
-  }
-  return s;
-}
-
 }  // namespace
 
 struct PcapngWriter::Impl {
@@ -75,7 +66,7 @@ PcapngWriter::PcapngWriter(const std::string& path, const std::vector<Interface>
   wtap_block_array_free(idb_inf.interface_data);
   if (!impl_->dumper) {
     wtap_block_array_free(impl_->shb);
-    throw WriteError(path + ": " + wtap_error(err, info));
+    throw WriteError(path + ": " + ws::wtap_error(err, info));
   }
   ws::rec_init(&impl_->rec);
 }
@@ -103,7 +94,7 @@ void PcapngWriter::write(uint32_t interface, int64_t ts_ns, std::span<const uint
   r.block = nullptr;  // no EPB options
   int err = 0;
   gchar* info = nullptr;
-  if (!ws::dump(impl_->dumper, &r, data.data(), data.size(), &err, &info)) throw WriteError(impl_->path + ": " + wtap_error(err, info));
+  if (!ws::dump(impl_->dumper, &r, data.data(), data.size(), &err, &info)) throw WriteError(impl_->path + ": " + ws::wtap_error(err, info));
 }
 
 void PcapngWriter::close() {
@@ -115,7 +106,7 @@ void PcapngWriter::close() {
   wtap_rec_cleanup(&impl_->rec);
   wtap_block_array_free(impl_->shb);
   impl_->shb = nullptr;
-  if (!ok) throw WriteError(impl_->path + ": " + wtap_error(err, info));
+  if (!ok) throw WriteError(impl_->path + ": " + ws::wtap_error(err, info));
 }
 
 }  // namespace roceshark::gen

@@ -65,6 +65,10 @@ def run(argv):
                 listed = tshark_plugins(nobody, home)
                 if so[0] not in listed:
                     raise rslib.Failure(f"tshark as {who} does not load {so[0]}:\n{listed}")
+            # The command comes with it.
+            p = sh("/usr/bin/roceshark", "qp", rslib.capture_path("clean"))
+            if p.returncode != 0 or "RoCE QP Sequence Analysis" not in p.stdout:
+                raise rslib.Failure(f"/usr/bin/roceshark from the package does not run:\n{p.stdout}{p.stderr}")
         finally:
             p = sh("apt-get", "remove", "-y", "-q", "--purge", "roceshark", env=env)
         if p.returncode != 0:

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "cli/capture_reader.h"
+
+#include <wiretap/wtap.h>
+#include <wsutil/buffer.h>
+#include <wsutil/wslog.h>
+
+#include <stdexcept>
+
+#include "plugins/ws_compat.h"
+
+namespace roceshark::cli {
+
+struct CaptureReader::Impl {
+  wtap* w = nullptr;
+  wtap_rec rec{};
+  Buffer buf{};
+};
+
+CaptureReader::CaptureReader(const std::string& path) : impl_(std::make_unique<Impl>()), path_(path) {
+  static const bool ready = [] {
+    ws::log_init("roceshark");  // uninitialised, wslog prints wiretap's debug chatter
+    wtap_init(FALSE);
+    return true;
+  }();
+  (void)ready;
+  int err = 0;
+  gchar* info = nullptr;
+  impl_->w = wtap_open_offline(path.c_str(), WTAP_TYPE_AUTO, &err, &info, FALSE);
+  if (!impl_->w) throw std::runtime_error(path + ": " + ws::wtap_error(err, info));
+  ws::rec_init(&impl_->rec);
+  ws_buffer_init(&impl_->buf, 2048);
+}
+
+CaptureReader::~CaptureReader() {
+  wtap_rec_cleanup(&impl_->rec);
+  ws_buffer_free(&impl_->buf);
+  if (impl_->w) wtap_close(impl_->w);
+}
+
+bool CaptureReader::next(Record& r) {
+  for (;;) {
+    int err = 0;
+    gchar* info = nullptr;
+    gint64 offset = 0;
+    wtap_rec_reset(&impl_->rec);  // without it, options pile up: ~100 MiB per million records
+    const uint8_t* data = ws::read(impl_->w, &impl_->rec, &impl_->buf, &err, &info, &offset);
+    if (!data) {
+      if (err) throw std::runtime_error(path_ + ": record " + std::to_string(records_ + 1) + ": " + ws::wtap_error(err, info));
+      return false;
+    }
+    ++records_;
+    const wtap_rec& rec = impl_->rec;
+    if (rec.rec_type != REC_TYPE_PACKET) continue;
+    const auto& h = rec.rec_header.packet_header;
+    r.bytes = {data, h.caplen};
+    r.wire_len = h.len;
+    r.ethernet = h.pkt_encap == WTAP_ENCAP_ETHERNET;
+    r.interface = (rec.presence_flags & WTAP_HAS_INTERFACE_ID) ? h.interface_id : 0;
+    r.ts_ns = static_cast<uint64_t>(rec.ts.secs) * 1'000'000'000u + static_cast<uint64_t>(rec.ts.nsecs);
+    return true;
+  }
+}
+
+const char* CaptureReader::interface_name(uint32_t id) {
+  wtapng_iface_descriptions_t* idbs = wtap_file_get_idb_info(impl_->w);
+  const char* name = "unknown";
+  if (idbs && id < idbs->interface_data->len) {
+    wtap_block_t idb = g_array_index(idbs->interface_data, wtap_block_t, id);
+    char* value = nullptr;
+    if (wtap_block_get_string_option_value(idb, OPT_IDB_NAME, &value) == WTAP_OPTTYPE_SUCCESS ||
+        wtap_block_get_string_option_value(idb, OPT_IDB_DESCRIPTION, &value) == WTAP_OPTTYPE_SUCCESS)
+      name = value;
+  }
+  g_free(idbs);  // not its interface_data: that is the file's own
+  return name;
+}
+
+}  // namespace roceshark::cli

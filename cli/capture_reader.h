@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// One capture file, record by record, through Wireshark's libwiretap: any
+// format Wireshark reads (pcap, pcapng, ERF, compressed files).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+namespace roceshark::cli {
+
+struct Record {
+  std::span<const uint8_t> bytes;  // as captured
+  uint32_t wire_len = 0;
+  bool ethernet = false;
+  uint32_t interface = 0;  // pcapng interface id, 0 for formats without
+  uint64_t ts_ns = 0;
+};
+
+class CaptureReader {
+ public:
+  // Throws std::runtime_error naming the file and the reason.
+  explicit CaptureReader(const std::string& path);
+  ~CaptureReader();
+  CaptureReader(const CaptureReader&) = delete;
+  CaptureReader& operator=(const CaptureReader&) = delete;
+
+  // The next packet record (other records are skipped); false at the end.
+  // A corrupt or truncated file throws after the records before it.
+  bool next(Record& r);
+  // As Wireshark names an interface: its name, else its description, else "unknown".
+  const char* interface_name(uint32_t id);
+  uint64_t records() const { return records_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::string path_;
+  uint64_t records_ = 0;
+};
+
+}  // namespace roceshark::cli

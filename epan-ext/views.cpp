@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "epan-ext/views.h"
+
+#include "epan-ext/hop_report.h"
+#include "epan-ext/json_report.h"
+#include "epan-ext/pfc_report.h"
+#include "epan-ext/qos_report.h"
+#include "epan-ext/qp_report.h"
+#include "epan-ext/text_table.h"
+#include "epan-ext/triage.h"
+
+namespace roceshark::views {
+
+void qp(const QpStats& s, const Analyzer*, const std::string& filter, const TextOut& out) {
+  out(format_qp_report(s, filter));
+}
+
+void pfc(const pfc::PfcStats& s, const Analyzer* a, const std::string& filter, const TextOut& out) {
+  out(a ? pfc::format_pfc_report(s, *a, filter) : stats_header("RoCE PFC Analysis", filter) + "No PFC frames.\n" + stats_rule());
+}
+
+void qos(const qos::QosStats& s, const Analyzer* a, const qos::Policy& policy, const std::string& filter,
+         const TextOut& out) {
+  // With no RoCE at all there is no engine to ask: report the configured policy.
+  out(a ? qos::format_qos_report(s, a->qos(), filter) : qos::format_qos_report(s, policy, {}, filter));
+}
+
+void hops(const hop::HopStats& s, const Analyzer*, const std::string& filter, const TextOut& out) {
+  out(hop::format_hop_report(s, filter));
+}
+
+void triage(const ReportStats& s, const Analyzer* a, const std::string& filter, const TextOut& out) {
+  out(format_triage_report(s, a, filter));
+}
+
+void report(const ReportStats& s, const Analyzer* a, const std::string& filter, const TextOut& out) {
+  write_json_report(s, a, filter, out);
+}
+
+}  // namespace roceshark::views
