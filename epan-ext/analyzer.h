@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "epan-ext/config.h"
+#include "epan-ext/ecn_compare.h"
 #include "epan-ext/flow_table.h"
 #include "epan-ext/hop_matcher.h"
 #include "epan-ext/packet.h"
@@ -114,6 +116,8 @@ class Analyzer {
   pfc::PfcAnalyzer pfc_{cfg_, events_};
   qos::Checker qos_{cfg_.policy};
   hop::HopMatcher hops_{cfg_, events_};
+  hop::EcnWatch ecn_{cfg_.ecn_onset_tolerance_ns};
+  std::set<hop::EcnPlace> ecn_noted_;  // hops with an ecn_unmarked expert info
   std::deque<hop::HopVerdict> hop_verdicts_;
   mutable size_t hop_cursor_ = 0;  // find_hop's last answer
   std::deque<qos::DcbxVerdict> dcbx_;

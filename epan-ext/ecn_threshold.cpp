@@ -17,6 +17,15 @@ struct Bucket {
 
 }  // namespace
 
+const char* state_name(EcnEstimate::State s) {
+  switch (s) {
+    case EcnEstimate::State::never_marked: return "never marked";
+    case EcnEstimate::State::marks: return "marks";
+    case EcnEstimate::State::not_enough: break;
+  }
+  return "not enough evidence";
+}
+
 void EcnThreshold::add(uint64_t queue_ns, bool marked) {
   const uint32_t b = Histogram::bucket_of(queue_ns);
   if (b >= all_.size()) {
@@ -32,6 +41,12 @@ void EcnThreshold::add(uint64_t queue_ns, bool marked) {
     max_unmarked_ns_ = queue_ns;
     any_unmarked_ = true;
   }
+}
+
+uint64_t EcnThreshold::unmarked_above(uint64_t ns) const {
+  uint64_t n = 0;
+  for (size_t b = Histogram::bucket_of(ns) + size_t{1}; b < all_.size(); ++b) n += all_[b] - marked_[b];
+  return n;
 }
 
 // The onset is the knee of a hinge, share marked = floor + s x (queue - onset)
@@ -56,8 +71,8 @@ EcnEstimate EcnThreshold::estimate() const {
   uint64_t past_full = 0, ramp = 0;
   for (uint32_t b = 0; b < all_.size(); ++b) {
     if (!all_[b]) continue;
-    if (b >= top) {
-      past_full += marked_[b];
+    if (b >= top) {  // the top bucket mixes unmarked and full marking: in neither
+      if (b > top) past_full += marked_[b];
       continue;
     }
     ramp += marked_[b];
@@ -73,21 +88,27 @@ EcnEstimate EcnThreshold::estimate() const {
     e.state = EcnEstimate::State::marks;
     return e;
   }
+  // Every sum over the buckets above a knee k follows from suffix sums of
+  // n, n x c, n x c^2, m, m x c: the knees are tried from the top down in
+  // one pass.
+  double w = 0, sy = 0;
+  for (const Bucket& b : fit) w += b.all, sy += b.marked;
+  double n = 0, nc = 0, ncc = 0, m = 0, mc = 0;
+  auto next = fit.rbegin();
   double best = -1, onset = 0;
   const auto fit_at = [&](double k) {
-    double w = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-    for (const Bucket& b : fit) {
-      const double x = b.center > k ? b.center - k : 0;
-      w += b.all, sx += b.all * x, sy += b.marked, sxx += b.all * x * x, sxy += b.marked * x;
-    }
+    for (; next != fit.rend() && next->center > k; ++next)
+      n += next->all, nc += next->all * next->center, ncc += next->all * next->center * next->center,
+          m += next->marked, mc += next->marked * next->center;
+    const double sx = nc - k * n, sxx = ncc - 2 * k * nc + k * k * n, sxy = mc - k * m;
     const double vxx = sxx - sx * sx / w, vxy = sxy - sx * sy / w;
     if (vxx <= 0 || vxy <= 0) return;
     if (const double gain = vxy * vxy / vxx; gain > best) best = gain, onset = k;
   };
-  for (uint32_t b = 0; b < top; ++b) {
+  for (uint32_t b = top; b-- > 0;) {
     const double low = static_cast<double>(Histogram::bucket_low(b));
-    fit_at(low);
     fit_at(low + static_cast<double>(Histogram::bucket_width(b)) / 2);
+    fit_at(low);
   }
   e.state = EcnEstimate::State::marks;
   e.onset_ns = static_cast<uint64_t>(onset);

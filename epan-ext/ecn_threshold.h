@@ -31,6 +31,9 @@ struct EcnEstimate {
   std::optional<uint64_t> full_ns;  // marks: every packet queued above it was marked (Kmax-like), if marks went past it
 };
 
+// "not enough evidence", "never marked", "marks": the views print it as it is.
+const char* state_name(EcnEstimate::State s);
+
 class EcnThreshold {
  public:
   static constexpr uint64_t kMinSamples = 50;
@@ -39,6 +42,9 @@ class EcnThreshold {
   void add(uint64_t queue_ns, bool marked);
   EcnEstimate estimate() const;
   uint64_t samples() const { return samples_; }
+  // Unmarked packets queued in the buckets above the one holding `ns`: at
+  // least that many queued beyond it.
+  uint64_t unmarked_above(uint64_t ns) const;
 
  private:
   std::vector<uint32_t> all_, marked_;  // per Histogram bucket, grown to the highest used

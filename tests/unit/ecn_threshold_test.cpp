@@ -76,6 +76,16 @@ TEST(EcnThreshold, TooFewSamplesIsNotEnoughEvidence) {
   EXPECT_EQ(EcnThreshold{}.estimate().state, State::not_enough);
 }
 
+TEST(EcnThreshold, MarksWithoutQueueingAreNoThreshold) {
+  // Marked and unmarked packets at the same queueing (an explicit mark, as
+  // mp_ce's): nothing places an onset or a full point.
+  EcnThreshold t;
+  for (int i = 0; i < 64; ++i) t.add(0, i % 4 != 0);
+  const EcnEstimate e = t.estimate();
+  EXPECT_EQ(e.state, State::not_enough);
+  EXPECT_FALSE(e.full_ns);
+}
+
 TEST(EcnThreshold, NeverMarkingHop) {
   const EcnEstimate e = run({1000, 2000, 1}, 500).estimate();
   EXPECT_EQ(e.state, State::never_marked);
