@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "epan-ext/config.h"
+#include "epan-ext/ecn_compare.h"
 #include "epan-ext/flow_table.h"
 #include "epan-ext/hop_matcher.h"
 #include "epan-ext/packet.h"
@@ -115,6 +117,8 @@ class Analyzer {
   pfc::PfcAnalyzer pfc_{cfg_, events_};
   qos::Checker qos_{cfg_.policy};
   hop::HopMatcher hops_{cfg_, events_};
+  hop::EcnWatch ecn_{cfg_.ecn_onset_tolerance_ns};
+  std::set<hop::EcnPlace> ecn_noted_;  // hops with an ecn_unmarked expert info
   FlowTable flows_;
   std::deque<FlowPoint> flow_points_;  // a deque: growing never copies them all
   std::unordered_map<uint64_t, uint32_t> flow_point_index_;  // flow << 32 | point

@@ -151,6 +151,17 @@ inline constexpr Check kCatalogue[] = {
      "{field} && roce.point == {point} && eth.src == {mac} && roce.pfc.priority == {priority}",
      "triage.md#kinds",
      {"warning", "PFC on a class without RoCE while RoCE's has none", "point, MAC, priority", "-"}},
+    {"ecn_threshold_mismatch",
+     {{{"roce.hop.ecn_unmarked", "Unmarked beyond another hop's ECN onset",
+        "ECN-capable, queued on this hop beyond another hop's marking onset of the same priority plus "
+        "roce.ecn_onset_tolerance_us, and not marked: this hop's ECN threshold is higher"}}},
+     {{{"roce.hop.ecn_unmarked.expert", protocol, warn, "ECN marking threshold differs between hops"}}},
+     "{field} && roce.point == {point} && roce.hop.prev_point == {prev_point} && roce.priority == {priority}",
+     "multipoint.md#ecn-marking-thresholds",
+     {"warning",
+      "ECN marking onsets per hop and priority (`-z roce,hops`): a hop marking later than another by more than "
+      "`roce.ecn_onset_tolerance_us`, or never while it queues that far beyond the other's onset",
+      "hop, priority, the hop it differs from", "pause stall"}},
     {"ecn_above_xoff",
      {{{"roce.pfc.no_ecn", "No ECN before pause",
         "The pause started with no ECN-CE mark or CNP on this link before it (roce.ecn_window_us)"}}},

@@ -73,6 +73,12 @@ struct Config {
   // Multi-point matching (docs/multipoint.md).
   uint64_t match_window_ns = 10'000'000;   // copies of one packet are looked for this long
   uint64_t microburst_ns = 10'000;         // queueing above a hop's minimum latency this much is a microburst
+  // A hop whose ECN marking starts this much later than another's of the
+  // same priority (or that queues this much beyond the other's onset and
+  // never marks) is configured differently: above the estimator's error
+  // (docs/multipoint.md#ecn-marking-thresholds), below a threshold set
+  // hundreds of KB apart (250 KB at 100 Gb/s).
+  uint64_t ecn_onset_tolerance_ns = 20'000;
   ClockMode clock_mode = ClockMode::synced;
   std::vector<std::string> path_order_names;  // roce.path_order: point names from one end of the path to the other
   std::vector<uint32_t> path_order;           // the same by point id, UINT32_MAX until a point of that name appears
@@ -82,6 +88,13 @@ struct Config {
   uint32_t max_pending_acks = 4096;
 
   HealthLimits health;
+
+  // The speed of a point's link: roce.point_link_gbps, else roce.link_gbps.
+  double gbps(uint32_t point) const {
+    for (auto [p, g] : point_gbps)
+      if (p == point) return g;
+    return link_gbps;
+  }
 };
 
 }  // namespace roceshark

@@ -47,7 +47,9 @@ std::string Builder::points(const std::set<uint32_t>& ids) const {
   return out;
 }
 
-Builder::Builder(const ReportStats& st, const Analyzer& an) : s(st), a(an), policy(an.qos().policy()) {
+Builder::Builder(const ReportStats& st, const Analyzer& an)
+    : s(st), a(an), policy(an.qos().policy()),
+      ecn(hop::ecn_mismatches(st.hops.ecn(), {an.config().ecn_onset_tolerance_ns})) {
   span_ns = s.impact.span_ns();
   by_flow_ = s.impact.by_flow();
   for (const auto& [flow, points] : by_flow_) {
@@ -55,6 +57,13 @@ Builder::Builder(const ReportStats& st, const Analyzer& an) : s(st), a(an), poli
     if (std::any_of(points.begin(), points.end(), [](const QpImpact* q) { return q->originals || q->retransmissions; }))
       ++qps;
   }
+}
+
+std::vector<const hop::EcnMismatch*> Builder::ecn_at(uint32_t point, uint8_t priority) const {
+  std::vector<const hop::EcnMismatch*> out;
+  for (const auto& m : ecn)
+    if (m.place.priority == priority && (m.place.from == point || m.place.to == point)) out.push_back(&m);
+  return out;
 }
 
 const QpImpact& Builder::most(const std::vector<const QpImpact*>& points, uint64_t (*cost)(const QpImpact&)) {
@@ -205,6 +214,7 @@ Findings Builder::finish() {
 
 Findings find(const ReportStats& s, const Analyzer& a) {
   detail::Builder b(s, a);
+  add_ecn_findings(b);
   add_pfc_findings(b);
   add_qos_findings(b);
   add_loss_findings(b);

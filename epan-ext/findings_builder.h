@@ -21,6 +21,10 @@ class Builder {
   const ReportStats& s;
   const Analyzer& a;
   const qos::Policy& policy;
+  // Hops whose ECN marking differs from another's of the same priority.
+  const std::vector<hop::EcnMismatch> ecn;
+  // The mismatches on hops that touch `point` on `priority`.
+  std::vector<const hop::EcnMismatch*> ecn_at(uint32_t point, uint8_t priority) const;
 
   std::string point(uint32_t p) const { return a.point_name(p); }
   std::string hop(uint32_t from, uint32_t to) const { return point(from) + " -> " + point(to); }
@@ -73,6 +77,7 @@ class Builder {
 std::string duration(uint64_t ns);  // "4.95 ms", "37.2 us", "850 ns"
 std::string streams_text(const std::set<uint32_t>& streams);  // "stream 0", "streams 0, 2"
 
+void add_ecn_findings(Builder& b);  // ECN marking thresholds compared per hop
 void add_pfc_findings(Builder& b);
 void add_qos_findings(Builder& b);
 void add_loss_findings(Builder& b);

@@ -28,6 +28,10 @@ void microbursts(Builder& b) {
     f.fix = "Incast or a burst into the egress port towards " + b.point(k.second) +
             ": check that ECN marks before the queue builds that far (a lower ECN threshold on that queue), and "
             "spread the load (ECMP hashing over more QPs or source ports).";
+    for (const hop::EcnMismatch& m : b.ecn)
+      if (m.place.from == k.first && m.place.to == k.second)
+        f.fix += " This hop's ECN marking starts later than " + b.hop(m.reference.from, m.reference.to) +
+                 "'s on priority " + std::to_string(m.place.priority) + ": see ecn_threshold_mismatch.";
     Builder::evidence(f, {find(b, Clue::burst, k.first, k.second)},
                       checks::evidence_filter(f.kind, {{"point", std::to_string(k.second)},
                                                        {"prev_point", std::to_string(k.first)}}));

@@ -94,6 +94,17 @@ void no_ecn(Builder& b, const Row& r) {
           std::to_string(r.row.priority) + " queue on the switch port towards " + r.mac +
           " below that queue's PFC XOFF threshold, so DCQCN slows the senders before PFC has to pause the link; "
           "check that ECN marking is enabled on that queue and DCQCN on the NICs.";
+  // The hop at this point whose marking starts later than its class's
+  // elsewhere: the threshold to lower.
+  if (const auto late = b.ecn_at(r.row.point, r.row.priority); !late.empty()) {
+    const hop::EcnMismatch& m = *late.front();
+    f.where.hop = b.hop(m.place.from, m.place.to);
+    f.title += ", at the hop " + f.where.hop;
+    f.detail += "; on this priority the hop " + f.where.hop + " marks later than " +
+                b.hop(m.reference.from, m.reference.to) + " (see ecn_threshold_mismatch)";
+    f.fix = "Start with the hop " + f.where.hop + ", whose ECN threshold is above the other hops' (the "
+            "ecn_threshold_mismatch finding gives both). " + f.fix;
+  }
   Builder::evidence(f, {find(b, Clue::no_ecn, r.row)}, r.filter(f.kind));
 }
 

@@ -70,6 +70,11 @@ struct HopVerdict {
   bool remark_first = false;   // first remark on this hop and flow: the expert info
   bool bleach_first = false;   // first ECN bleaching on this hop and flow
   bool negative_first = false; // first negative latency on this hop
+  // ECN-capable, queued beyond another hop's marking onset (same priority)
+  // plus roce.ecn_onset_tolerance_us and not marked, on a hop whose
+  // marking so far differs (epan-ext/ecn_compare.h); set by the analyzer.
+  bool ecn_unmarked = false;
+  bool ecn_unmarked_first = false;  // the first on this hop and priority: the expert info
   uint32_t first_point = 0;    // the most upstream point that saw this transmission
   int64_t e2e_ns = 0;          // from there to here
 };

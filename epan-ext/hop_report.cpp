@@ -19,6 +19,26 @@ std::string spread(const Histogram& h) {
          us(h.max());
 }
 
+// Queueing in us and, drained at the downstream link's speed, in KB.
+std::string depth(uint64_t ns, double gbps) {
+  return us(ns) + " (" + num((queue_bytes(ns, gbps) + 500) / 1000) + " KB)";
+}
+
+std::string ecn_table(const HopStats& stats, const Analyzer& a) {
+  TextTable t({{"From", kLeft}, {"To", kLeft}, {"Priority"}, {"ECN-capable"}, {"Marked"}, {"Estimate", kLeft},
+               {"Onset us (KB)"}, {"Full marking us (KB)"}, {"Largest unmarked us (KB)"}});
+  for (const auto& [p, th] : stats.ecn()) {
+    const EcnEstimate e = th.estimate();
+    const double gbps = a.config().gbps(p.to);
+    const bool marks = e.state == EcnEstimate::State::marks;
+    t.add_row({a.point_name(p.from), a.point_name(p.to), num(p.priority), num(e.samples), num(e.marked),
+               state_name(e.state), marks ? depth(e.onset_ns, gbps) : "-",
+               marks ? (e.full_ns ? depth(*e.full_ns, gbps) : "not reached") : "-",
+               e.samples > e.marked ? depth(e.max_unmarked_ns, gbps) : "-"});
+  }
+  return "\nECN marking per hop and priority (ECN-capable packets: queueing against CE set on the hop)\n" + t.render();
+}
+
 // The point a flow reaches last: its end-to-end figure grows the most.
 const std::pair<const uint32_t, Histogram>* furthest(const QpPathRow& q) {
   const std::pair<const uint32_t, Histogram>* best = nullptr;
@@ -73,6 +93,7 @@ std::string format_hop_report(const HopStats& stats, const std::string& filter) 
                  num(q.retransmissions), first_seen.empty() ? "-" : first_seen});
   }
   out += "\nPer QP direction, end to end\n" + qps.render();
+  if (!stats.ecn().empty()) out += ecn_table(stats, *a);
 
   const auto& estimates = stats.clock_estimates();
   if (!estimates.empty()) {

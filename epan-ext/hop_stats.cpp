@@ -31,6 +31,7 @@ void HopStats::add(const TapRecord& r) {
   row.ttl_changed += h->ttl_delta != 0;
   if (h->burst_start && !row.bursts++) row.first_burst_frame = v->frame;
   row.negative += h->negative;
+  if (ecn_sample(h->prev_ecn)) ecn_[{h->prev_point, v->point, v->pfc.priority}].add(h->queue_ns, h->ce_set);
 
   // End to end, from the most upstream point the flow's packets are seen at.
   QpPathRow& q = qps_[v->flow];

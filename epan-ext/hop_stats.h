@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "epan-ext/ecn_compare.h"
 #include "epan-ext/event_log.h"
 #include "epan-ext/frame_set.h"
 #include "epan-ext/histogram.h"
@@ -48,6 +49,8 @@ class HopStats {
   // (from, to)
   const std::map<std::pair<uint32_t, uint32_t>, HopRow>& hops() const { return hops_; }
   const std::map<uint32_t, QpPathRow>& qps() const { return qps_; }  // by flow
+  // ECN marking per hop and priority, from ECN-capable packets.
+  const EcnThresholds& ecn() const { return ecn_; }
   const Analyzer* analyzer() const { return analyzer_; }
 
   // Takes in the log's events about frames up to `upto` not taken in yet;
@@ -67,6 +70,7 @@ class HopStats {
   };
   std::map<std::pair<uint32_t, uint32_t>, HopRow> hops_;
   std::map<uint32_t, QpPathRow> qps_;
+  EcnThresholds ecn_;
   const Analyzer* analyzer_ = nullptr;
   std::vector<uint32_t> points_;  // where the filter selected RoCE frames
   std::map<HopKey, FlowLoss> lost_;

@@ -113,6 +113,22 @@ void write_hops(JsonWriter& w, const hop::HopStats& s, const Analyzer& a) {
         .field("offset_ns", e.offset_ns).field("uncertainty_ns", e.uncertainty_ns).field("samples", e.samples)
         .field("not_synced", e.proven()).end_object();
   w.end_array();
+  w.key("ecn_thresholds").begin_array();
+  for (const auto& [p, t] : s.ecn()) {
+    const hop::EcnEstimate e = t.estimate();
+    const double gbps = a.config().gbps(p.to);
+    w.begin_object().field("from", a.point_name(p.from)).field("to", a.point_name(p.to)).field("priority", uint32_t{p.priority})
+        .field("link_gbps", gbps).field("samples", e.samples).field("marked", e.marked)
+        .field("estimate", hop::state_name(e.state));
+    if (e.samples > e.marked)
+      w.field("max_unmarked_ns", e.max_unmarked_ns).field("max_unmarked_bytes", hop::queue_bytes(e.max_unmarked_ns, gbps));
+    if (e.state == hop::EcnEstimate::State::marks) {
+      w.field("onset_ns", e.onset_ns).field("onset_bytes", hop::queue_bytes(e.onset_ns, gbps));
+      if (e.full_ns) w.field("full_ns", *e.full_ns).field("full_bytes", hop::queue_bytes(*e.full_ns, gbps));
+    }
+    w.end_object();
+  }
+  w.end_array();
 }
 
 constexpr size_t kMaxEpisodes = 256;  // per row: the report stays small on a hostile capture

@@ -27,11 +27,7 @@ uint64_t PauseTracker::key(uint32_t point, const Mac& mac, uint8_t priority) {
   return (k << 3 | priority) ^ (uint64_t{point} << 51);
 }
 
-double PauseTracker::gbps(uint32_t point) const {
-  for (auto [p, g] : cfg_.point_gbps)
-    if (p == point) return g;
-  return cfg_.link_gbps;
-}
+double PauseTracker::gbps(uint32_t point) const { return cfg_.gbps(point); }
 
 void PauseTracker::close_episode(Window& w) {
   if (!w.in_episode) return;

@@ -17,6 +17,7 @@ namespace {
 constexpr checks::Kind kDscpRemarked = checks::kind("dscp_remarked");
 constexpr checks::Kind kEcnBleached = checks::kind("ecn_bleached");
 constexpr checks::Kind kMicroburst = checks::kind("microburst");
+constexpr checks::Kind kEcnMismatch = checks::kind("ecn_threshold_mismatch");
 constexpr checks::Kind kClockSkew = checks::kind("clock_skew");
 constexpr checks::Kind kMergedPoints = checks::kind("merged_points");
 constexpr checks::Kind kHopLoss = checks::kind("hop_loss");
@@ -53,6 +54,15 @@ void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
         expert_add_info_format(pinfo, it, check_expert(kEcnBleached),
                                "ECN cleared between %s and %s: %s there, %s here (no CNPs: DCQCN cannot slow down)",
                                prev.c_str(), point.c_str(), qos::ecn_name(h->prev_ecn), qos::ecn_name(v.pkt.ecn));
+    }
+    if (h->ecn_unmarked) {
+      proto_item* it = add_flag(ht, tvb, check_field(kEcnMismatch));
+      if (h->ecn_unmarked_first)
+        expert_add_info_format(pinfo, it, check_expert(kEcnMismatch),
+                               "ECN-capable, queued %.1f us between %s and %s and not marked, beyond where another "
+                               "hop marks priority %u: this hop's ECN threshold is higher (-z roce,hops)",
+                               static_cast<double>(h->queue_ns) / 1e3, prev.c_str(), point.c_str(),
+                               unsigned{v.pfc.priority});
     }
     if (h->microburst) {
       proto_item* it = add_flag(ht, tvb, check_field(kMicroburst));

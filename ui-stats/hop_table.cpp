@@ -2,7 +2,8 @@
 // "RoCE Hops": -z roce,hops's per-hop figures as a table, one row per
 // (upstream point, downstream point). Times in integer nanoseconds, as
 // roce.hop.latency_ns has them: the Qt dialog shows a float with six
-// decimals, and sorts strings as text.
+// decimals, and sorts strings as text. The ECN columns are 0 where the
+// marking column says there is no estimate.
 #include <map>
 #include <utility>
 
@@ -13,7 +14,10 @@
 namespace roceshark::ui_stats {
 namespace {
 
-enum Column : guint { from, to, matched, lost, lat_min, lat_p50, lat_p99, lat_max, queue_p99, bursts, remarked, ce_set };
+enum Column : guint {
+  from, to, matched, lost, lat_min, lat_p50, lat_p99, lat_max, queue_p99, bursts, remarked, ce_set,
+  ecn_priority, ecn_estimate, ecn_onset, ecn_full, ecn_unmarked_max
+};
 
 class HopTable {
  public:
@@ -31,6 +35,12 @@ class HopTable {
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Bursts", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Remarked", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "CE set", "%u"},
+        // -z roce,hops's ECN table, for the hop's priority with the most ECN-capable packets.
+        {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "ECN priority", "%u"},
+        {TABLE_ITEM_STRING, TAP_ALIGN_LEFT, "ECN marking", "%s"},
+        {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "ECN onset (ns)", "%u"},
+        {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "ECN full marking (ns)", "%u"},
+        {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Largest unmarked queue (ns)", "%u"},
     };
     return c;
   }
@@ -100,6 +110,23 @@ class HopTable {
     rows_.set_uint(row, bursts, r.bursts);
     rows_.set_uint(row, remarked, r.remarked);
     rows_.set_uint(row, ce_set, r.ce_set);
+    show_ecn(hop, row);
+  }
+
+  void show_ecn(const Hop& hop, guint row) {
+    const hop::EcnThreshold* most = nullptr;
+    uint8_t priority = 0;
+    for (const auto& [p, t] : stats_.ecn())
+      if (p.from == hop.first && p.to == hop.second && (!most || t.samples() > most->samples()))
+        most = &t, priority = p.priority;
+    if (!most) return;
+    const hop::EcnEstimate e = most->estimate();
+    const bool marks = e.state == hop::EcnEstimate::State::marks;
+    rows_.set_uint(row, ecn_priority, priority);
+    rows_.set_string(row, ecn_estimate, hop::state_name(e.state));
+    rows_.set_uint(row, ecn_onset, marks ? e.onset_ns : 0);
+    rows_.set_uint(row, ecn_full, marks && e.full_ns ? *e.full_ns : 0);
+    rows_.set_uint(row, ecn_unmarked_max, e.max_unmarked_ns);
   }
 };
 

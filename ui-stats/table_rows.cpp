@@ -25,6 +25,13 @@ void TableRows::set_int(guint row, guint column, int64_t v) {
   stat_tap_get_field_data(table_, row, column)->value.int_value = static_cast<gint>(std::clamp<int64_t>(v, G_MININT, G_MAXINT));
 }
 
+void TableRows::set_string(guint row, guint column, const std::string& s) {
+  stat_tap_table_item_type* cell = stat_tap_get_field_data(table_, row, column);
+  if (cell->value.string_value && s == cell->value.string_value) return;
+  parked_strings_.push_back(const_cast<char*>(cell->value.string_value));
+  cell->value.string_value = g_strdup(s.c_str());
+}
+
 guint TableRows::uint_at(guint row, guint column) const {
   return stat_tap_get_field_data(table_, row, column)->value.uint_value;
 }
@@ -39,6 +46,8 @@ void TableRows::attach(stat_tap_table_ui* ui, const char* title) {
       g_free(row);
     }
     parked_.clear();
+    for (char* s : parked_strings_) g_free(s);
+    parked_strings_.clear();
   }
   table_ = stat_tap_find_table(ui, title);
   if (!table_) {

@@ -22,6 +22,8 @@ class TableRows {
   void set_uint(guint row, guint column, uint64_t v);
   void set_int(guint row, guint column, int64_t v);
   guint uint_at(guint row, guint column) const;
+  // A string cell's new text; the old one is parked like a reset row.
+  void set_string(guint row, guint column, const std::string& s);
 
   // stat_tap_table_ui callbacks.
   void attach(stat_tap_table_ui* ui, const char* title);  // finds or makes the table
@@ -31,6 +33,7 @@ class TableRows {
  private:
   stat_tap_table* table_ = nullptr;
   std::vector<stat_tap_table_item_type*> parked_;
+  std::vector<char*> parked_strings_;
   guint fields_ = 0;
 };
 

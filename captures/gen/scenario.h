@@ -44,8 +44,17 @@ struct ErspanSession {
 // A capture point: a tap on one link, where the traffic is recorded; or a
 // collector, an interface on no path that records ERSPAN copies of others.
 // Each one is a pcapng interface unless its frames go to a collector.
+// `ecn_red`: the switch feeding a point's link marks ECN-capable frames CE by
+// the queueing they met there (a `queue` burst), like RED/WRED: none below
+// kmin, a share rising linearly to pmax at kmax, every one from kmax on.
+struct EcnRed {
+  Ns kmin = 0, kmax = 0;
+  double pmax = 1;
+};
+
 struct Point {
   std::string name;
+  std::optional<EcnRed> ecn_red;
   std::optional<uint32_t> snaplen;                  // else the scenario's
   std::optional<Ns> mirror_dup;                     // SPAN: each frame again, this much later
   bool mirror_rewrite = false;  // `rewrite=on`: the copy is the switch's other side (TTL, MACs of that link)

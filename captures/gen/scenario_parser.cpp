@@ -155,6 +155,7 @@ class Parser {
         {"pfc", &Parser::pfc},             {"xon", &Parser::pfc},
         {"lldp", &Parser::lldp},
         {"clock", &Parser::clock},         {"queue", &Parser::queue},
+        {"ecn_red", &Parser::ecn_red},
         {"collector", &Parser::collector}, {"erspan", &Parser::erspan},
     };
     static const std::unordered_map<std::string_view, Ns Timing::*> kDurations{
@@ -752,6 +753,22 @@ class Parser {
     if (q.delay > kMaxShift || q.length > kMaxShift) fail("queue delay and for= are at most 1s");
     if (auto d = opt("dir")) q.dir = direction(*d);
     sc_.queues.push_back(q);
+  }
+
+  void ecn_red() {
+    want_words(2, 2, "ecn_red <point> kmin=T kmax=T [pmax=PERCENT]");
+    Point& p = sc_.points[tap_point(words_[1])];
+    if (p.ecn_red) fail("point '" + p.name + "' already has an ecn_red");
+    auto kmin = opt("kmin");
+    auto kmax = opt("kmax");
+    if (!kmin || !kmax) fail("ecn_red needs kmin=<time> and kmax=<time>");
+    EcnRed r;
+    r.kmin = duration("kmin", *kmin);
+    r.kmax = duration("kmax", *kmax);
+    if (r.kmax < r.kmin || r.kmax > kMaxShift) fail("ecn_red needs kmin <= kmax <= 1s");
+    if (auto v = opt("pmax")) r.pmax = static_cast<double>(number("pmax", *v, 100)) / 100;
+    if (r.pmax <= 0) fail("ecn_red pmax= must be 1-100 (percent)");
+    p.ecn_red = r;
   }
 
   void collector() {

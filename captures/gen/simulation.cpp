@@ -378,6 +378,7 @@ void Simulation::arrive(const PacketPtr& pp) {
   if (!queues_at_[point].empty())
     if (const Ns wait = queue_wait(point, e, p); wait > 0) {
       p.queued = wait;
+      red_mark(point, p);
       return push(EventKind::queue_exit, now_ + wait, e, 0, pp);
     }
   enter_egress(e, pp);
@@ -508,6 +509,20 @@ Ns Simulation::queue_wait(size_t point, uint32_t ei, const InFlight& p) {
     exit = std::max(exit, t);
   }
   return exit - now_;
+}
+
+// `ecn_red`: the mark depends on the queueing and on a draw from the seed
+// and the transmission, so the same scenario marks the same frames.
+void Simulation::red_mark(size_t point, InFlight& p) const {
+  const std::optional<EcnRed>& red = sc_.points[point].ecn_red;
+  std::span<uint8_t> bytes(p.frame.bytes);
+  if (!red || p.ce || p.queued < red->kmin || get_ecn(bytes, p.frame.at, p.transport) == 0) return;
+  const double share = p.queued >= red->kmax ? 1
+                       : red->pmax * static_cast<double>(p.queued - red->kmin) / static_cast<double>(red->kmax - red->kmin);
+  const double draw = static_cast<double>(hash_combine(hash_combine(sc_.seed, p.id), point) >> 11) * 0x1.0p-53;
+  if (draw >= share) return;
+  set_ecn(bytes, p.frame.at, p.transport, kEcnCe);
+  p.ce = true;
 }
 
 uint32_t Simulation::egress_index(size_t point, NodeRef towards) {

@@ -125,6 +125,7 @@ class Simulation {
   uint32_t egress_index(size_t point, NodeRef towards);
   void apply_rewrites(size_t point, InFlight& p);
   Ns queue_wait(size_t point, uint32_t egress, const InFlight& p);
+  void red_mark(size_t point, InFlight& p) const;
   void enter_egress(uint32_t egress, const PacketPtr& p);
   void pass_point(uint32_t egress, const PacketPtr& p);
   void leave_point(const PacketPtr& p);

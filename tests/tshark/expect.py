@@ -10,10 +10,10 @@ QOS = ["roce.qos.dscp_not_lossless", "roce.qos.pcp_mismatch", "roce.qos.ecn_not_
        "roce.qos.inconsistent_marking"]
 PFC = ["roce.pfc.storm", "roce.pfc.wrong_class", "roce.pfc.lossy_queue", "roce.pfc.no_ecn", "roce.pfc.propagation",
        "roce.pfc.reserved_bits", "roce.pfc.nonstandard_dst", "roce.pfc.truncated"]
-HOP = ["roce.hop.remarked", "roce.hop.ce_set", "roce.hop.microburst", "roce.hop.clock_skew"]
+HOP = ["roce.hop.remarked", "roce.hop.ce_set", "roce.hop.microburst", "roce.hop.clock_skew", "roce.hop.ecn_unmarked"]
 ALL = QOS + PFC + HOP + ["roce.dcbx.finding", "roce.pfc.paused", "roce.pfc.unattributed", "roce.point.merged"]
 # Not in the goldens' field list: asked for here only.
-EXTRA = ["roce.pfc.unattributed"]
+EXTRA = ["roce.pfc.unattributed", "roce.hop.ecn_unmarked"]
 
 # scenario: {field: None (present somewhere) or a point name (present there only)}.
 # Every field of ALL not listed must be absent.
@@ -47,6 +47,9 @@ EXPECT = {
     "mp_remark": {"roce.hop.remarked": "leaf-1", "roce.qos.dscp_not_lossless": None},
     "mp_ce": {"roce.hop.ce_set": "leaf-1"},
     "mp_burst": {"roce.hop.microburst": "leaf-1"},
+    # The spine marks from 90 us (onsets) or never (never), the leaf from 20 us.
+    "mp_ecn_onsets": {"roce.hop.ce_set": None, "roce.hop.microburst": None, "roce.hop.ecn_unmarked": "spine-1"},
+    "mp_ecn_never": {"roce.hop.ce_set": "leaf-1", "roce.hop.microburst": None, "roce.hop.ecn_unmarked": "spine-1"},
     "mp_retrans": {"roce.pfc.lossy_queue": None},
     "mp_clock": {"roce.hop.clock_skew": None},  # synced (the default): the 37 us offset is proven
     # Keyed by interface (the default), col-1 holds two mirror sessions.

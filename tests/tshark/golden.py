@@ -24,6 +24,8 @@ VARIANTS = [
     ("mp_erspan", "erspan", ["-o", "roce.point_key:erspan", "-o", "roce.point_names:100=leaf-1,200=nic-b"]),
     ("mp_clock", "estimate", ["-o", "roce.clock:estimate"]),
     ("mp_clock", "path_order", ["-o", "roce.path_order:nic-a,leaf-1,nic-b"]),
+    # Bytes at the scenario's 10 Gb/s; a tolerance above the 70 us between the onsets: no mismatch.
+    ("mp_ecn_onsets", "tolerant", ["-o", "roce.link_gbps:10", "-o", "roce.ecn_onset_tolerance_us:100"]),
 ]
 
 

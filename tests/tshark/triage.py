@@ -30,6 +30,8 @@ EXPECT = {
     "mp_drop": ("hop_loss", {"lossy_queue"}),
     "multipoint": ("hop_loss", set()),
     "mp_burst": ("microburst", set()),
+    "mp_ecn_onsets": ("ecn_threshold_mismatch", {"microburst"}),
+    "mp_ecn_never": ("ecn_threshold_mismatch", {"microburst"}),
     "mp_clock": ("clock_skew", set()),
     "mp_erspan": (None, {"merged_points", "mirror_duplicates"}),
     "mp_retrans": (None, {"timeout_retransmission"}),
