@@ -157,6 +157,7 @@ void Analyzer::match_across_points(const PacketInfo& p, Verdict& v) {
     id = (id ^ x) * 0x100000001B3ull;
   hop::Copy c;
   c.point = p.point, c.frame = p.frame, c.ts_ns = p.ts_ns, c.dscp = p.dscp, c.pcp = p.pcp, c.ecn = p.ecn, c.ttl = p.ttl;
+  c.vlan = p.vlan_id, c.len = hop::capped_len(p.frame_len);
   if (auto h = hops_.on_packet(id, v.flow, flows_[v.flow].paired, c)) {
     hop_verdicts_.push_back(*h);
     v.has_hop = true;

@@ -62,6 +62,8 @@ class Analyzer {
   uint32_t flow_stream(uint32_t flow) const { return flows_[flow].stream; }
   // How the flow's requester answers sequence NAKs, as its resends showed so far.
   RecoveryMode recovery_mode(uint32_t flow) const { return flows_[flow].naks.mode; }
+  // The path MTU the flow's QP uses, from its FIRST and MIDDLE segments; 0 until seen.
+  uint32_t path_mtu(uint32_t flow) const { return flows_[flow].naks.pmtu; }
   std::span<const uint64_t> rtt_samples(const Verdict& v) const {
     return std::span(rtt_samples_).subspan(v.rtt_first, v.covered);
   }

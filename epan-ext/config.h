@@ -68,6 +68,9 @@ struct Config {
   // Multi-point matching (docs/multipoint.md).
   uint64_t match_window_ns = 10'000'000;   // copies of one packet are looked for this long
   uint64_t microburst_ns = 10'000;         // queueing above a hop's minimum latency this much is a microburst
+  // Losses on a hop of frames longer than any that crossed it: this many
+  // (and most of the hop's losses) before the size is taken as the cause.
+  uint32_t mtu_min_lost = 3;
   ClockMode clock_mode = ClockMode::synced;
   std::vector<std::string> path_order_names;  // roce.path_order: point names from one end of the path to the other
   std::vector<uint32_t> path_order;           // the same by point id, UINT32_MAX until a point of that name appears

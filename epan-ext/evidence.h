@@ -37,6 +37,7 @@ enum class Clue : uint8_t {
   duplicate,    // a mirror copy: a = point
   reorder_nak,  // sequence NAK reordering caused, or a resend it forced: a = request flow, b = point
   ecn_bleached, // ECN cleared between points: a = from, b = to
+  vlan,         // VLAN tag stripped, added or changed between points: a = from, b = to, c = VlanChange::key()
 };
 
 // A MAC as the key's `c`.

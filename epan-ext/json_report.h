@@ -9,7 +9,7 @@
 
 namespace roceshark {
 
-inline constexpr int kReportVersion = 4;
+inline constexpr int kReportVersion = 5;
 
 // `a` is null when the file had nothing the engine looks at.
 std::string format_json_report(const ReportStats& s, const Analyzer* a, const std::string& filter);
