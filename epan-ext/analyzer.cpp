@@ -134,7 +134,7 @@ const Verdict& Analyzer::process(const PacketInfo& p) {
     sight_for_pfc(p, v);
     if (v.seq != SeqClass::duplicate) {  // a mirror copy says nothing new about marking or hops
       v.qos = qos_.check(v.flow, p.point, {p.dscp, p.ecn, p.pcp, v.role == Role::cnp, v.role == Role::request,
-                                           p.encap != Encap::rocev1});
+                                           p.encap != Encap::rocev1, p.vlan_id});
       match_across_points(p, v);
     }
   }

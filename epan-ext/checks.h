@@ -156,7 +156,7 @@ inline constexpr Check kCatalogue[] = {
      "triage.md#kinds",
      {"warning", "QoS check", "points", "recovery"}},
     {"inconsistent_marking",
-     {{{"roce.qos.inconsistent_marking", "Inconsistent marking", "A QP seen with more than one DSCP or PCP at this point"}}},
+     {{{"roce.qos.inconsistent_marking", "Inconsistent marking", "A QP seen with more than one DSCP, PCP or VLAN id at this point"}}},
      {{{"roce.qos.inconsistent_marking.expert", protocol, warn, "Inconsistent marking"}}},
      "{field} && roce.point {points}",
      "triage.md#kinds",
