@@ -133,7 +133,7 @@ const Verdict& Analyzer::process(const PacketInfo& p) {
     sight_for_pfc(p, v);
     if (v.seq != SeqClass::duplicate) {  // a mirror copy says nothing new about marking or hops
       v.qos = qos_.check(v.flow, p.point, {p.dscp, p.ecn, p.pcp, v.role == Role::cnp, v.role == Role::request,
-                                           p.encap != Encap::rocev1});
+                                           p.encap != Encap::rocev1, p.vlan_id});
       match_across_points(p, v);
     }
   }
@@ -155,6 +155,7 @@ void Analyzer::match_across_points(const PacketInfo& p, Verdict& v) {
     id = (id ^ x) * 0x100000001B3ull;
   hop::Copy c;
   c.point = p.point, c.frame = p.frame, c.ts_ns = p.ts_ns, c.dscp = p.dscp, c.pcp = p.pcp, c.ecn = p.ecn, c.ttl = p.ttl;
+  c.vlan = p.vlan_id, c.len = hop::capped_len(p.frame_len);
   if (auto h = hops_.on_packet(id, v.flow, flows_[v.flow].paired, c)) {
     if (hop::ecn_sample(h->prev_ecn)) {
       const hop::EcnPlace place{h->prev_point, p.point, v.pfc.priority};

@@ -65,6 +65,8 @@ class Analyzer {
   uint32_t flow_stream(uint32_t flow) const { return flows_[flow].stream; }
   // How the flow's requester answers sequence NAKs, as its resends showed so far.
   RecoveryMode recovery_mode(uint32_t flow) const { return flows_[flow].naks.mode; }
+  // The path MTU the flow's QP uses, from its FIRST and MIDDLE segments; 0 until seen.
+  uint32_t path_mtu(uint32_t flow) const { return flows_[flow].naks.pmtu; }
   // Whether responses for `flow`'s requests were ever seen at `point`.
   bool responses_seen(uint32_t flow, uint32_t point) const;
 

@@ -89,8 +89,16 @@ inline constexpr Check kCatalogue[] = {
      "triage.md#kinds",
      {"error", "pauses following a storm at another point", "storm point -> pause point, MAC, priority",
       "the row's pause stall"}},
-    // Kept for DSCP and PCP rewrites alike: its finding ids are compared
-    // across captures (roce-compare), so the name stays.
+    {"vlan_changed",
+     {{{"roce.hop.vlan_changed", "VLAN changed",
+        "The VLAN tag was stripped, added or given another VLAN id since the previous point"}}},
+     {{{"roce.hop.vlan_changed.expert", protocol, warn, "VLAN tag changed between points"}}},
+     "{field} && roce.point == {point} && roce.hop.prev_point == {prev_point}",
+     "triage.md#kinds",
+     {"error when the priority falls into a lossy class, else warning",
+      "`roce.hop.vlan_changed`: tag stripped, added or re-tagged", "hop", "recovery (error only)"}},
+    // Kept for DSCP and PCP rewrites alike (a PCP within one VLAN tag): its
+    // finding ids are compared across captures (roce-compare), so the name stays.
     {"dscp_remarked",
      {{{"roce.hop.remarked", "Remarked", "DSCP or PCP differs from the previous point"}}},
      {{{"roce.hop.remarked.expert", protocol, warn, "Remarked between points"}}},
@@ -105,6 +113,15 @@ inline constexpr Check kCatalogue[] = {
      "{field} && roce.point == {point} && roce.hop.prev_point == {prev_point}",
      "triage.md#decisions",
      {"warning", "`roce.hop.ecn_bleached`: ECN-CE or ECT cleared", "hop", "pause stall"}},
+    {"mtu_mismatch",
+     {{{"roce.hop.too_big", "Too big for the next hop",
+        "Lost after this point, and longer than any frame that crossed the hop: an MTU below this frame (known on "
+        "later passes)"}}},
+     {{{"roce.hop.too_big.expert", protocol, warn, "Lost between points: larger than the hop passes (MTU)"}}},
+     "{field} && roce.point == {point}",
+     "triage.md#mtu",
+     {"error", "losses between points, all longer than any frame that crossed the hop (`roce.mtu_min_lost`)",
+      "hop", "recovery"}},
     {"hop_loss",
      {{{"roce.hop.lost_after", "Lost after this point",
         "Never seen at the next point within roce.match_window_us (known on later passes)"}}},
@@ -139,7 +156,7 @@ inline constexpr Check kCatalogue[] = {
      "triage.md#kinds",
      {"warning", "QoS check", "points", "recovery"}},
     {"inconsistent_marking",
-     {{{"roce.qos.inconsistent_marking", "Inconsistent marking", "A QP seen with more than one DSCP or PCP at this point"}}},
+     {{{"roce.qos.inconsistent_marking", "Inconsistent marking", "A QP seen with more than one DSCP, PCP or VLAN id at this point"}}},
      {{{"roce.qos.inconsistent_marking.expert", protocol, warn, "Inconsistent marking"}}},
      "{field} && roce.point {points}",
      "triage.md#kinds",

@@ -79,6 +79,9 @@ struct Config {
   // (docs/multipoint.md#ecn-marking-thresholds), below a threshold set
   // hundreds of KB apart (250 KB at 100 Gb/s).
   uint64_t ecn_onset_tolerance_ns = 20'000;
+  // Losses on a hop of frames longer than any that crossed it: this many
+  // (and most of the hop's losses) before the size is taken as the cause.
+  uint32_t mtu_min_lost = 3;
   ClockMode clock_mode = ClockMode::synced;
   std::vector<std::string> path_order_names;  // roce.path_order: point names from one end of the path to the other
   std::vector<uint32_t> path_order;           // the same by point id, UINT32_MAX until a point of that name appears

@@ -6,13 +6,13 @@
 
 namespace roceshark {
 
-void EventLog::hop_lost(const hop::HopKey& key, uint32_t frame) {
-  hops_.push_back({key, frame, 0});
-  lost_after_.insert(frame);
+void EventLog::hop_lost(const hop::HopKey& key, uint32_t frame, uint16_t len) {
+  hops_.push_back({key, frame, 0, len});
+  lost_after_.insert_or_assign(frame, key);
 }
 
 void EventLog::hop_reordered(const hop::HopKey& key, uint32_t lost_frame, uint32_t frame) {
-  hops_.push_back({key, lost_frame, frame});
+  hops_.push_back({key, lost_frame, frame, 0});
   lost_after_.erase(lost_frame);
 }
 

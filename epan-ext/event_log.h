@@ -7,7 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <span>
-#include <unordered_set>
+#include <unordered_map>
 #include <vector>
 
 #include "epan-ext/event_sink.h"
@@ -22,9 +22,10 @@ class EventLog final : public EventSink {
     hop::HopKey key;
     uint32_t lost_frame;
     uint32_t reordered_frame;
+    uint16_t len;  // the lost frame's length at key.from
   };
 
-  void hop_lost(const hop::HopKey& key, uint32_t frame) override;
+  void hop_lost(const hop::HopKey& key, uint32_t frame, uint16_t len) override;
   void hop_reordered(const hop::HopKey& key, uint32_t lost_frame, uint32_t frame) override;
   void clock_skew(const hop::Skew& s) override { skews_.push_back(s); }
   void episode_ended(const pfc::Episode& e) override { episodes_.push_back(e); }
@@ -42,12 +43,16 @@ class EventLog final : public EventSink {
   const std::vector<hop::ClockEstimator::Estimate>& clock_estimates() const { return clocks_; }
 
   // Per frame, for the tree on later passes.
-  bool lost_after(uint32_t frame) const { return lost_after_.contains(frame); }
+  // The hop a frame was lost on, or null.
+  const hop::HopKey* lost_after(uint32_t frame) const {
+    const auto it = lost_after_.find(frame);
+    return it == lost_after_.end() ? nullptr : &it->second;
+  }
   std::span<const hop::Skew> skews_at(uint32_t frame) const;
 
  private:
   std::vector<HopChange> hops_;
-  std::unordered_set<uint32_t> lost_after_;
+  std::unordered_map<uint32_t, hop::HopKey> lost_after_;
   std::vector<hop::Skew> skews_;
   std::vector<pfc::Episode> episodes_, open_;
   std::vector<pfc::Propagation> propagations_;

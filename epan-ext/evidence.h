@@ -38,6 +38,7 @@ enum class Clue : uint8_t {
   reorder_nak,  // sequence NAK reordering caused, or a resend it forced: a = request flow, b = point
   ecn_bleached, // ECN cleared between points: a = from, b = to
   ecn_unmarked, // queued beyond another hop's ECN onset, unmarked: a = from, b = to, c = priority
+  vlan,         // VLAN tag stripped, added or changed between points: a = from, b = to, c = VlanChange::key()
 };
 
 // A MAC as the key's `c`.

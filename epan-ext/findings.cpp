@@ -108,6 +108,18 @@ Builder::Gathered Builder::gather(Clue c) const {
   return g;
 }
 
+std::map<std::pair<uint32_t, uint32_t>, Builder::HopGathered> Builder::gather_hops(Clue c) const {
+  std::map<std::pair<uint32_t, uint32_t>, HopGathered> hops;
+  const auto [lo, hi] = s.evidence.of(c);
+  for (auto it = lo; it != hi; ++it) {
+    HopGathered& h = hops[{std::get<1>(it->first), std::get<2>(it->first)}];
+    h.items.push_back(&it->second);
+    h.keys.push_back(std::get<3>(it->first));
+    h.streams.insert(it->second.streams.begin(), it->second.streams.end());
+  }
+  return hops;
+}
+
 Impact Builder::loss(const std::set<uint32_t>& streams) const {
   Impact i = sum(streams, [](const QpImpact& q) { return q.recovery_ns; });
   i.pause_ns = 0;
@@ -217,6 +229,8 @@ Findings find(const ReportStats& s, const Analyzer& a) {
   add_ecn_findings(b);
   add_pfc_findings(b);
   add_qos_findings(b);
+  add_vlan_findings(b);
+  add_mtu_findings(b);
   add_loss_findings(b);
   add_capture_findings(b);
   return b.finish();

@@ -47,6 +47,11 @@ class Builder {
     std::set<uint32_t> streams;
   };
   Gathered gather(Clue c) const;
+  // ... per hop, for a clue keyed (from, to, what changed): the keys too.
+  struct HopGathered : Gathered {
+    std::vector<uint64_t> keys;
+  };
+  std::map<std::pair<uint32_t, uint32_t>, HopGathered> gather_hops(Clue c) const;
   // The evidence of several items, merged.
   static void evidence(Finding& f, std::initializer_list<const Evidence*> items, std::string filter);
   static void evidence(Finding& f, const std::vector<const Evidence*>& items, std::string filter);
@@ -80,6 +85,10 @@ std::string streams_text(const std::set<uint32_t>& streams);  // "stream 0", "st
 void add_ecn_findings(Builder& b);  // ECN marking thresholds compared per hop
 void add_pfc_findings(Builder& b);
 void add_qos_findings(Builder& b);
+void add_vlan_findings(Builder& b);
+void add_mtu_findings(Builder& b);
+// Whether a hop's losses are explained by their size (an MTU).
+bool size_explains(const hop::SizeSplit& s, const Config& cfg);  // before the loss findings: the losses it explains are not theirs
 void add_loss_findings(Builder& b);
 void add_capture_findings(Builder& b);  // clocks, merged points, bad frames, DCBX, RNR, mirror copies
 

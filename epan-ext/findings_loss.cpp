@@ -19,14 +19,14 @@ std::string pfc_vector(uint32_t prio) {
 }
 
 // One finding per priority, over the points it shows at; losses that bad
-// ICRCs explain are corruption, not a lossy queue.
+// ICRCs or an MTU explain are not a lossy queue (PFC would not stop them).
 void lossy_queues(Builder& b) {
   struct Priority {
     std::set<uint32_t> points, streams;
     std::vector<const Evidence*> items;
     uint64_t count = 0;
   };
-  const std::set<uint32_t> corrupted = b.streams_of({kind("icrc_bad")});
+  const std::set<uint32_t> corrupted = b.streams_of({kind("icrc_bad"), kind("mtu_mismatch")});
   std::map<uint32_t, Priority> by_priority;
   const auto [lo, hi] = b.s.evidence.of(Clue::lossy);
   for (auto it = lo; it != hi; ++it) {
@@ -83,7 +83,11 @@ void hop_losses(Builder& b) {
     h.streams.insert(b.a.flow_stream(k.flow));
     h.frames.insert(st.first_loss_frame);
   }
+  // Losses the MTU finding explains by their size are its own.
+  for (const auto& [k, sz] : b.s.hops.sizes())
+    if (size_explains(sz, b.a.config()) && hops.contains(k)) hops[k].lost -= sz.above;
   for (const auto& [k, h] : hops) {
+    if (!h.lost) continue;
     const std::string hop = b.hop(k.first, k.second);
     Finding& f = b.add(kind("hop_loss"), Severity::error, hop);
     f.where.hop = hop;
@@ -159,7 +163,8 @@ void timeouts(Builder& b) {
 void unexplained(Builder& b) {
   const std::set<uint32_t> explained =
       b.streams_of({kind("lossy_queue"), kind("dscp_not_lossless"), kind("dscp_remarked"), kind("pcp_mismatch"),
-                    kind("inconsistent_marking"), kind("hop_loss"), kind("icrc_bad")});
+                    kind("inconsistent_marking"), kind("hop_loss"), kind("icrc_bad"),
+                    kind("mtu_mismatch"), kind("vlan_changed")});
   // The loss signs the engine gave (is_loss_sign), on streams nothing above explains.
   std::set<uint32_t> streams;
   std::vector<const Evidence*> items;

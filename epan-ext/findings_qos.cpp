@@ -197,24 +197,12 @@ void checks(Builder& b) {
 }
 
 void remarks(Builder& b) {
-  struct Hop {
-    std::vector<const Evidence*> items;
-    std::vector<Remark> changes;
-    std::set<uint32_t> streams;
-  };
-  std::map<std::pair<uint32_t, uint32_t>, Hop> hops;
-  const auto [lo, hi] = b.s.evidence.of(Clue::remark);
-  for (auto it = lo; it != hi; ++it) {
-    Hop& h = hops[{std::get<1>(it->first), std::get<2>(it->first)}];
-    h.items.push_back(&it->second);
-    h.changes.push_back(Remark::of(std::get<3>(it->first)));
-    h.streams.insert(it->second.streams.begin(), it->second.streams.end());
-  }
-  for (const auto& [k, h] : hops) {
+  for (const auto& [k, h] : b.gather_hops(Clue::remark)) {
     const auto lossless = [&](uint8_t dscp, int pcp) { return b.policy.lossless(b.policy.priority_of(dscp, pcp)); };
     bool into_lossy = false, dscp_changed = false;
     std::string what;
-    for (const Remark& r : h.changes) {
+    for (uint64_t key : h.keys) {
+      const Remark r = Remark::of(key);
       into_lossy = into_lossy || (lossless(r.old_dscp, r.old_pcp) && !lossless(r.new_dscp, r.new_pcp));
       std::string one;
       if (r.old_dscp != r.new_dscp) {
@@ -228,7 +216,7 @@ void remarks(Builder& b) {
     Finding& f = b.add(kind("dscp_remarked"), into_lossy ? Severity::error : Severity::warning, hop);
     f.where.hop = hop;
     f.where.point = b.point(k.second);
-    f.where.dscp = h.changes.front().new_dscp;
+    f.where.dscp = Remark::of(h.keys.front()).new_dscp;
     if (into_lossy) f.impact = b.loss(h.streams);
     f.title = std::string(dscp_changed ? "DSCP" : "PCP") + " rewritten between " + b.point(k.first) + " and " +
               b.point(k.second) + ": " + what;
@@ -296,24 +284,16 @@ void ce_without_cnp(Builder& b) {
 // A hop that clears ECN: CE marks upstream never reach the receiver, or
 // ECT packets cannot be marked downstream, so congestion ends in pauses.
 void bleaching(Builder& b) {
-  std::map<std::pair<uint32_t, uint32_t>, std::pair<std::vector<const Evidence*>, std::set<uint32_t>>> hops;
-  const auto [lo, hi] = b.s.evidence.of(Clue::ecn_bleached);
-  for (auto it = lo; it != hi; ++it) {
-    auto& [items, streams] = hops[{std::get<1>(it->first), std::get<2>(it->first)}];
-    items.push_back(&it->second);
-    streams.insert(it->second.streams.begin(), it->second.streams.end());
-  }
-  for (const auto& [k, h] : hops) {
-    const auto& [items, streams] = h;
+  for (const auto& [k, h] : b.gather_hops(Clue::ecn_bleached)) {
     const std::string hop = b.hop(k.first, k.second);
     Finding& f = b.add(kind("ecn_bleached"), Severity::warning, hop);
     f.where.hop = hop;
     f.where.point = b.point(k.second);
-    f.impact = b.pause(streams);
-    Builder::evidence(f, items, checks::evidence_filter(f.kind, {{"point", std::to_string(k.second)},
-                                                                {"prev_point", std::to_string(k.first)}}));
+    f.impact = b.pause(h.streams);
+    Builder::evidence(f, h.items, checks::evidence_filter(f.kind, {{"point", std::to_string(k.second)},
+                                                                  {"prev_point", std::to_string(k.first)}}));
     f.title = "ECN cleared between " + b.point(k.first) + " and " + b.point(k.second);
-    f.detail = std::to_string(f.evidence) + " packets of " + streams_text(streams) + " were ECN-capable or CE at " +
+    f.detail = std::to_string(f.evidence) + " packets of " + streams_text(h.streams) + " were ECN-capable or CE at " +
                b.point(k.first) + " and arrive at " + b.point(k.second) +
                " without it: congestion marks are lost, so receivers send no CNPs";
     f.fix = "A device between " + b.point(k.first) + " and " + b.point(k.second) +

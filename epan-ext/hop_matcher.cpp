@@ -93,7 +93,7 @@ std::optional<HopVerdict> HopMatcher::match(uint64_t id, uint32_t flow, uint32_t
     auto& q = pending_[uint64_t{flow} << 32 | c.point];
     const uint64_t now = std::max(now_ns_, c.ts_ns);
     while (!q.empty() && now - std::min(now, q.front().ts_ns) > cfg_.match_window_ns) q.pop_front();
-    q.push_back({c.frame, c.ts_ns});
+    q.push_back({c.frame, c.len, c.ts_ns});
   };
   if (n_same == 0) {
     keep();
@@ -128,7 +128,12 @@ std::optional<HopVerdict> HopMatcher::match(uint64_t id, uint32_t flow, uint32_t
   v.prev_dscp = prev->dscp;
   v.prev_pcp = prev->pcp;
   v.prev_ecn = prev->ecn;
-  v.remarked = c.dscp != prev->dscp || c.pcp != prev->pcp;
+  v.prev_vlan = prev->vlan, v.vlan = c.vlan;
+  v.prev_len = prev->len;
+  // A tag stripped, added or moved to another VLAN is a change of its own
+  // (its PCP goes or comes with it); a PCP rewritten within one tag is a remark.
+  v.vlan_changed = (c.pcp < 0) != (prev->pcp < 0) || c.vlan != prev->vlan;
+  v.remarked = c.dscp != prev->dscp || (!v.vlan_changed && c.pcp != prev->pcp);
   // A device that clears ECN hides congestion: no CE reaches the receiver,
   // no CNP the sender, and DCQCN never slows down.
   v.ecn_bleached = (prev->ecn != 0 && c.ecn == 0) || (prev->ecn == 3 && c.ecn != 3);
@@ -145,6 +150,7 @@ std::optional<HopVerdict> HopMatcher::match(uint64_t id, uint32_t flow, uint32_t
 
   HopState& h = hops_[{prev->point, c.point, flow}];
   h.min_latency_ns = std::min(h.min_latency_ns, v.latency_ns);
+  h.largest_passed = std::max(h.largest_passed, prev->len);
   v.queue_ns = nonnegative_ns(v.latency_ns - h.min_latency_ns);
   v.negative_first = v.negative && !h.negative_reported;
   h.negative_reported |= v.negative;
@@ -152,6 +158,8 @@ std::optional<HopVerdict> HopMatcher::match(uint64_t id, uint32_t flow, uint32_t
   h.remark_reported |= v.remarked;
   v.bleach_first = v.ecn_bleached && !h.bleach_reported;
   h.bleach_reported |= v.ecn_bleached;
+  v.vlan_first = v.vlan_changed && !h.vlan_reported;
+  h.vlan_reported |= v.vlan_changed;
   v.microburst = v.queue_ns > cfg_.microburst_ns;
   v.burst_start = v.microburst && !h.in_burst;
   h.in_burst = v.microburst;
@@ -171,6 +179,13 @@ void HopMatcher::evict(uint64_t now_ns) {
     while (!it->second.empty() && old(it->second.front().ts_ns)) it->second.pop_front();
     it = it->second.empty() ? pending_.erase(it) : std::next(it);
   }
+}
+
+uint16_t HopMatcher::largest_passed(uint32_t from, uint32_t to) const {
+  uint16_t most = 0;
+  for (auto it = hops_.lower_bound({from, to, 0}); it != hops_.end() && it->first.from == from && it->first.to == to; ++it)
+    most = std::max(most, it->second.largest_passed);
+  return most;
 }
 
 uint32_t HopMatcher::next_point(uint32_t flow, uint32_t point) const {
@@ -200,7 +215,7 @@ void HopMatcher::arrived(uint32_t flow, uint32_t from, uint32_t to, uint32_t pre
     q.pop_front();
     if (p.frame == prev_frame) break;
     h.lost_frames.insert(p.frame);
-    if (events_) events_->hop_lost(key, p.frame);
+    if (events_) events_->hop_lost(key, p.frame, p.len);
   }
 }
 

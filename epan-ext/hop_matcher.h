@@ -35,6 +35,7 @@
 #include "epan-ext/clock_offset.h"
 #include "epan-ext/config.h"
 #include "epan-ext/event_sink.h"
+#include "epan-ext/vlan_change.h"
 #include "epan-ext/window_table.h"
 
 namespace roceshark::hop {
@@ -47,7 +48,12 @@ struct Copy {
   int8_t pcp = -1;
   uint8_t ecn = 0;
   uint8_t ttl = 0;
+  uint16_t vlan = 0;  // VLAN id, 0 untagged (pcp tells a priority tag)
+  uint16_t len = 0;   // bytes on the wire, at most 65535
 };
+
+// Frame lengths the matcher keeps: a jumbo frame fits, a bogus length is capped.
+inline uint16_t capped_len(uint32_t len) { return static_cast<uint16_t>(len > 0xFFFF ? 0xFFFF : len); }
 
 // What matching says about one packet, stored only for packets seen at more
 // than one point.
@@ -61,7 +67,10 @@ struct HopVerdict {
   uint8_t prev_dscp = 0;
   int8_t prev_pcp = -1;
   uint8_t prev_ecn = 0;
-  bool remarked = false;    // DSCP or PCP differs from the previous point
+  uint16_t prev_vlan = 0, vlan = 0;  // VLAN ids there and here
+  uint16_t prev_len = 0;    // the frame's length at the previous point
+  bool remarked = false;    // DSCP differs, or PCP within the same VLAN tag
+  bool vlan_changed = false;  // the tag stripped, added or given another VLAN id
   bool ecn_bleached = false;  // ECN-capable there and Not-ECT here, or CE there and not here
   bool ce_set = false;      // ECN-CE here, not there
   bool microburst = false;  // queue above roce.microburst_us
@@ -69,6 +78,7 @@ struct HopVerdict {
   bool negative = false;    // latency below zero: clocks not synced
   bool remark_first = false;   // first remark on this hop and flow: the expert info
   bool bleach_first = false;   // first ECN bleaching on this hop and flow
+  bool vlan_first = false;     // first VLAN change on this hop and flow
   bool negative_first = false; // first negative latency on this hop
   // ECN-capable, queued beyond another hop's marking onset (same priority)
   // plus roce.ecn_onset_tolerance_us and not marked, on a hop whose
@@ -78,6 +88,9 @@ struct HopVerdict {
   uint32_t first_point = 0;    // the most upstream point that saw this transmission
   int64_t e2e_ns = 0;          // from there to here
 };
+
+// The tag there and here (`pcp`: this packet's).
+inline VlanChange vlan_change(const HopVerdict& h, int8_t pcp) { return {{h.prev_vlan, h.prev_pcp}, {h.vlan, pcp}}; }
 
 // Histograms take no negative values: a latency below zero (clocks not
 // synced, flagged as such) counts as 0.
@@ -89,8 +102,10 @@ inline uint64_t nonnegative_ns(int64_t ns) { return ns < 0 ? 0 : static_cast<uin
 struct HopState {
   int64_t min_latency_ns = INT64_MAX;
   std::set<uint32_t> lost_frames;    // upstream frames still taken as lost (losses are rare)
+  uint16_t largest_passed = 0;       // the longest frame (its length upstream) that crossed
   // Expert infos once per hop, and whether a burst is under way.
-  bool in_burst = false, remark_reported = false, negative_reported = false, bleach_reported = false;
+  bool in_burst = false, remark_reported = false, negative_reported = false, bleach_reported = false,
+       vlan_reported = false;
 };
 
 class HopMatcher {
@@ -104,6 +119,8 @@ class HopMatcher {
   std::optional<HopVerdict> on_packet(uint64_t id, uint32_t flow, uint32_t reverse, const Copy& c);
 
   const std::map<HopKey, HopState>& hops() const { return hops_; }
+  // The longest frame any flow got across from `from` to `to`, 0 if none.
+  uint16_t largest_passed(uint32_t from, uint32_t to) const;
   const ClockEstimator& clocks() const { return clocks_; }
   size_t open_groups() const { return groups_.size(); }
   bool active() const { return active_; }
@@ -126,6 +143,7 @@ class HopMatcher {
   };
   struct Pending {
     uint32_t frame;
+    uint16_t len;
     uint64_t ts_ns;
   };
   struct Waiting {

@@ -27,6 +27,8 @@ void HopStats::add(const TapRecord& r) {
   row.latency_ns.add(nonnegative_ns(h->latency_ns));
   row.queue_ns.add(h->queue_ns);
   if (h->remarked && !row.remarked++) row.first_remark_frame = v->frame;
+  if (h->vlan_changed && !row.vlan_changed++) row.first_vlan_frame = v->frame;
+  row.largest_passed = std::max(row.largest_passed, h->prev_len);
   row.ce_set += h->ce_set;
   row.ttl_changed += h->ttl_delta != 0;
   if (h->burst_start && !row.bursts++) row.first_burst_frame = v->frame;
@@ -48,7 +50,7 @@ bool HopStats::settle(const EventLog& log, const FrameSet& selected, uint32_t up
     FlowLoss& l = lost_[c.key];
     if (!c.reordered_frame) {
       if (!selected.contains(c.lost_frame)) continue;
-      changed |= l.lost_frames.insert(c.lost_frame).second;
+      changed |= l.lost_frames.emplace(c.lost_frame, c.len).second;
       hops_.try_emplace({c.key.from, c.key.to});  // a hop whose downstream frames the filter dropped still lost it
       continue;
     }
@@ -71,7 +73,7 @@ std::map<HopKey, HopLoss> HopStats::flow_losses() const {
     if (l.lost_frames.empty() && !l.reordered) continue;
     HopLoss& o = out[k];
     o.lost = l.lost_frames.size();
-    o.first_loss_frame = l.lost_frames.empty() ? 0 : *l.lost_frames.begin();
+    o.first_loss_frame = l.lost_frames.empty() ? 0 : l.lost_frames.begin()->first;
     o.reordered = l.reordered;
     o.first_reorder_frame = l.first_reorder_frame;
   }
@@ -89,6 +91,28 @@ std::map<std::pair<uint32_t, uint32_t>, HopLoss> HopStats::losses() const {
     l.reordered += st.reordered;
   }
   return lost;
+}
+
+std::map<std::pair<uint32_t, uint32_t>, SizeSplit> HopStats::sizes() const {
+  std::map<std::pair<uint32_t, uint32_t>, SizeSplit> out;
+  for (const auto& [k, l] : lost_) {
+    if (l.lost_frames.empty()) continue;
+    SizeSplit& s = out[{k.from, k.to}];
+    const auto row = hops_.find({k.from, k.to});
+    s.largest_passed = row == hops_.end() ? 0 : row->second.largest_passed;
+    s.lost += l.lost_frames.size();
+    for (const auto& [frame, len] : l.lost_frames) {
+      if (len <= s.largest_passed) continue;
+      if (!s.above++ || len < s.smallest_above) s.smallest_above = len;
+      s.flows.insert(k.flow);
+      s.frames.push_back(frame);
+    }
+  }
+  for (auto& [k, s] : out) {
+    std::sort(s.frames.begin(), s.frames.end());
+    if (s.frames.size() > SizeSplit::kFrames) s.frames.resize(SizeSplit::kFrames);
+  }
+  return out;
 }
 
 }  // namespace roceshark::hop

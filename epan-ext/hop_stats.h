@@ -23,6 +23,9 @@ struct HopRow {
   uint64_t matched = 0;
   uint64_t remarked = 0, ce_set = 0, ttl_changed = 0, bursts = 0, negative = 0;
   uint32_t first_remark_frame = 0, first_burst_frame = 0;
+  uint64_t vlan_changed = 0;
+  uint32_t first_vlan_frame = 0;
+  uint16_t largest_passed = 0;  // the longest frame (its length upstream) that crossed the hop
   int64_t min_latency_ns = INT64_MAX, max_latency_ns = INT64_MIN;
   Histogram latency_ns;  // negative latencies count as 0 (and in `negative`)
   Histogram queue_ns;
@@ -42,6 +45,18 @@ struct HopLoss {
   uint32_t first_reorder_frame = 0;  // downstream frame of the first
 };
 
+// Losses on a hop split by size: the frames longer than any that crossed it.
+// When they are most of its losses, the size explains them (an MTU).
+struct SizeSplit {
+  static constexpr size_t kFrames = 5;
+  uint16_t largest_passed = 0;
+  uint64_t lost = 0;            // every loss on the hop
+  uint64_t above = 0;           // lost, and longer than largest_passed
+  uint16_t smallest_above = 0;  // the shortest of those
+  std::set<uint32_t> flows;     // theirs
+  std::vector<uint32_t> frames;  // the first of them (upstream frames)
+};
+
 class HopStats {
  public:
   void add(const TapRecord& r);
@@ -59,12 +74,13 @@ class HopStats {
   // Losses per hop and flow, and per hop summed over its flows.
   std::map<HopKey, HopLoss> flow_losses() const;
   std::map<std::pair<uint32_t, uint32_t>, HopLoss> losses() const;
+  std::map<std::pair<uint32_t, uint32_t>, SizeSplit> sizes() const;
   const std::vector<Skew>& skews() const { return skews_; }
   const std::vector<ClockEstimator::Estimate>& clock_estimates() const { return clocks_; }
 
  private:
   struct FlowLoss {
-    std::set<uint32_t> lost_frames;  // selected upstream frames still taken as lost
+    std::map<uint32_t, uint16_t> lost_frames;  // selected upstream frames still taken as lost, their lengths
     uint64_t reordered = 0;
     uint32_t first_reorder_frame = 0;
   };

@@ -74,6 +74,7 @@ void write_qps(JsonWriter& w, const QpStats& s) {
 
 void write_hops(JsonWriter& w, const hop::HopStats& s, const Analyzer& a) {
   const auto lost = s.losses();
+  const auto sizes = s.sizes();
   w.key("hops").begin_array();
   for (const auto& [k, r] : s.hops()) {
     const hop::HopLoss l = lost.count(k) ? lost.at(k) : hop::HopLoss{};
@@ -87,6 +88,11 @@ void write_hops(JsonWriter& w, const hop::HopStats& s, const Analyzer& a) {
     w.field("microbursts", r.bursts).field("remarked", r.remarked).field("ce_set", r.ce_set)
         .field("ttl_changed", r.ttl_changed).field("negative_latencies", r.negative);
     if (r.remarked) w.field("first_remarked_frame", r.first_remark_frame);
+    if (r.vlan_changed) w.field("vlan_changed", r.vlan_changed).field("first_vlan_changed_frame", r.first_vlan_frame);
+    if (const auto z = sizes.find(k); z != sizes.end() && z->second.above) {
+      w.key("size_split").begin_object().field("largest_passed", z->second.largest_passed)
+          .field("lost_longer", z->second.above).field("smallest_lost_longer", z->second.smallest_above).end_object();
+    }
     w.end_object();
   }
   w.end_array();

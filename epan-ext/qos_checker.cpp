@@ -67,7 +67,7 @@ QosVerdict Checker::check(uint32_t flow, uint32_t point, const Marking& raw) {
   // CNPs come from the notification point's NIC, not the flow's sender: they
   // are not the flow's marking.
   if (!m.is_cnp) {
-    if (!fp.has_marking) fp = {m.dscp, m.pcp, true, fp.reported};
+    if (!fp.has_marking) fp = {m.dscp, m.pcp, true, fp.reported, m.vlan};
     Seen& s = seen_[point];
     s.dscps |= uint64_t{1} << m.dscp;
     s.priorities = static_cast<uint8_t>(s.priorities | priority_bit(v.priority));
@@ -95,7 +95,8 @@ uint8_t Checker::judge(const Marking& m, uint8_t priority, const FlowPoint& fp, 
   // Whatever the trust mode: switches trusting the other field queue it elsewhere.
   if (m.pcp >= 0 && m.pcp != p.dscp_priority[m.dscp]) fail(Check::pcp_mismatch);
   if (m.is_request && m.has_ecn && p.expect_ecn && !ecn_capable(m.ecn)) fail(Check::ecn_not_capable);
-  if (fp.has_marking && (fp.dscp != m.dscp || fp.pcp != m.pcp)) fail(Check::inconsistent_marking);
+  // Another VLAN is another marking too: ports may map it to other QoS.
+  if (fp.has_marking && (fp.dscp != m.dscp || fp.pcp != m.pcp || fp.vlan != m.vlan)) fail(Check::inconsistent_marking);
   return f;
 }
 
@@ -143,7 +144,7 @@ Checker::Seen Checker::seen(uint32_t point) const {
 std::optional<Checker::FirstMarking> Checker::first_marking(uint32_t flow, uint32_t point) const {
   auto it = flow_points_.find(uint64_t{flow} << 32 | point);
   if (it == flow_points_.end() || !it->second.has_marking) return std::nullopt;
-  return FirstMarking{it->second.dscp, it->second.pcp};
+  return FirstMarking{it->second.dscp, it->second.pcp, it->second.vlan};
 }
 
 }  // namespace roceshark::qos

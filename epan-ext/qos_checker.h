@@ -25,6 +25,7 @@ struct Marking {
   bool is_cnp = false;
   bool is_request = false;  // RoCE data (SEND/WRITE/READ request/ATOMIC); responses are false
   bool has_ecn = true;      // IP carries ECN; RoCEv1 (no IP, no DCQCN ECN) does not
+  uint16_t vlan = 0;        // VLAN id, 0 untagged
 };
 
 const char* ecn_name(uint8_t ecn);  // "Not-ECT", "ECT(1)", "ECT(0)", "CE"
@@ -81,6 +82,7 @@ class Checker {
   struct FirstMarking {
     uint8_t dscp;
     int8_t pcp;
+    uint16_t vlan;
   };
   std::optional<FirstMarking> first_marking(uint32_t flow, uint32_t point) const;
 
@@ -91,6 +93,7 @@ class Checker {
     int8_t pcp = -1;
     bool has_marking = false;
     uint8_t reported = 0;  // bit(Check) already raised once here
+    uint16_t vlan = 0;
   };
   // Counts per value; the leader changes only when overtaken, so ties keep
   // the value that got there first.

@@ -23,6 +23,7 @@ const char* pref_path_order = "";
 guint pref_match_window_us = 10'000;
 guint pref_microburst_us = 10;
 guint pref_ecn_onset_tolerance_us = 20;
+guint pref_mtu_min_lost = 3;
 
 // The capture point naming last applied: a bad key or name list keeps it.
 points::Naming naming;
@@ -74,6 +75,10 @@ void register_hop_preferences(module_t* m) {
                                  "or that queues this much beyond the other's onset without marking, is configured "
                                  "differently (default 20 us: 250 KB at 100 Gb/s)",
                                  10, &pref_ecn_onset_tolerance_us);
+  prefs_register_uint_preference(m, "mtu_min_lost", "MTU: lost frames needed",
+                                 "Frames lost on a hop, all longer than any that crossed it, before their size is taken "
+                                 "as the cause (an MTU); default 3: one or two long frames lost is congestion as often",
+                                 10, &pref_mtu_min_lost);
 }
 
 void apply_hop_preferences(Config& cfg, PrefErrors& errors) {
@@ -95,6 +100,8 @@ void apply_hop_preferences(Config& cfg, PrefErrors& errors) {
              [&](uint64_t v) { cfg.microburst_ns = v * 1000; });
   apply_uint(errors, "ecn_onset_tolerance_us", pref_ecn_onset_tolerance_us, 1, kMaxWindowUs,
              [&](uint64_t v) { cfg.ecn_onset_tolerance_ns = v * 1000; });
+  apply_uint(errors, "mtu_min_lost", pref_mtu_min_lost, 1, 1'000'000,
+             [&](uint64_t v) { cfg.mtu_min_lost = static_cast<uint32_t>(v); });
 }
 
 }  // namespace roceshark::glue

@@ -21,6 +21,8 @@ constexpr checks::Kind kEcnMismatch = checks::kind("ecn_threshold_mismatch");
 constexpr checks::Kind kClockSkew = checks::kind("clock_skew");
 constexpr checks::Kind kMergedPoints = checks::kind("merged_points");
 constexpr checks::Kind kHopLoss = checks::kind("hop_loss");
+constexpr checks::Kind kMtu = checks::kind("mtu_mismatch");
+constexpr checks::Kind kVlanChanged = checks::kind("vlan_changed");
 
 std::string marking(uint8_t dscp, int pcp) {
   return "DSCP " + std::to_string(dscp) + (pcp >= 0 ? " PCP " + std::to_string(pcp) : std::string(" untagged"));
@@ -46,6 +48,12 @@ void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
                                "Remarked between %s and %s: %s there, %s here (a mid-path device rewrites marking)",
                                prev.c_str(), point.c_str(), marking(h->prev_dscp, h->prev_pcp).c_str(),
                                marking(v.pkt.dscp, v.pkt.pcp).c_str());
+    }
+    if (h->vlan_changed) {
+      proto_item* it = add_flag(ht, tvb, check_field(kVlanChanged));
+      if (h->vlan_first)
+        expert_add_info_format(pinfo, it, check_expert(kVlanChanged), "%s between %s and %s",
+                               hop::vlan_change(*h, v.pkt.pcp).text().c_str(), prev.c_str(), point.c_str());
     }
     if (h->ce_set) add_flag(ht, tvb, ids.hop_ce_set);
     if (h->ecn_bleached) {
@@ -93,9 +101,17 @@ void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
                            "for mirror sessions on one collector set roce.point_key (erspan, vlan)",
                            point.c_str(), a.flow_key(v.flow).qp, unsigned{v.pkt.ttl});
   // Known once the match window has passed: on later passes (GUI, -2).
-  if (session_events().lost_after(v.frame))
+  if (const hop::HopKey* lost = session_events().lost_after(v.frame)) {
     expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kHopLoss)), check_expert(kHopLoss),
                            "Lost after %s: not seen at the next point on its path", point.c_str());
+    // Longer than anything that crossed the hop: the size is the likely cause.
+    const uint16_t passed = a.hops().largest_passed(lost->from, lost->to);
+    if (passed && hop::capped_len(pinfo->fd->pkt_len) > passed)
+      expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kMtu)), check_expert(kMtu),
+                             "Lost between %s and %s, and longer (%u bytes) than any frame that crossed (at most %u): "
+                             "an MTU between them is below this frame",
+                             point.c_str(), a.point_name(lost->to).c_str(), pinfo->fd->pkt_len, unsigned{passed});
+  }
 }
 
 }  // namespace roceshark::glue

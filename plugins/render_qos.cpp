@@ -38,10 +38,14 @@ void render_packet_qos(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
     if (!(q.failed & qos::bit(check))) continue;
     proto_item* it = add_flag(qt, tvb, check_field(qos::kCheckKinds[c]));
     // Once per (QP, check, point): later packets carry the field only.
-    if (q.first & qos::bit(check))
-      expert_add_info_format(pinfo, it, check_expert(qos::kCheckKinds[c]), "QoS %s on QP 0x%06x at %s: %s",
-                             qos::check_name(check), qp, point.c_str(),
-                             qos::explain(check, m, a.qos().policy()).c_str());
+    if (!(q.first & qos::bit(check))) continue;
+    std::string why = qos::explain(check, m, a.qos().policy());
+    // The same DSCP and PCP: only the VLAN id (not kept per frame) differs.
+    if (const auto f = a.qos().first_marking(v.flow, v.point);
+        check == qos::Check::inconsistent_marking && f && f->dscp == m.dscp && f->pcp == m.pcp)
+      why = "another VLAN than this flow's first at this point (VLAN " + std::to_string(f->vlan) + ")";
+    expert_add_info_format(pinfo, it, check_expert(qos::kCheckKinds[c]), "QoS %s on QP 0x%06x at %s: %s",
+                           qos::check_name(check), qp, point.c_str(), why.c_str());
   }
 }
 

@@ -153,6 +153,23 @@ void set_pcp(std::span<uint8_t> frame, uint8_t pcp) {
   if (get_u16(frame.data() + 12) == 0x8100) frame[14] = static_cast<uint8_t>((pcp & 7) << 5 | (frame[14] & 0x1F));
 }
 
+std::optional<uint16_t> get_vlan(std::span<const uint8_t> frame) {
+  if (get_u16(frame.data() + 12) != 0x8100) return std::nullopt;
+  return static_cast<uint16_t>(get_u16(frame.data() + 14) & 0x0FFF);
+}
+
+void set_vlan(std::span<uint8_t> frame, uint16_t vid) {
+  if (get_u16(frame.data() + 12) != 0x8100) return;
+  frame[14] = static_cast<uint8_t>((frame[14] & 0xF0) | (vid >> 8 & 0x0F));
+  frame[15] = static_cast<uint8_t>(vid & 0xFF);
+}
+
+void strip_vlan(BuiltFrame& f) {
+  if (get_u16(f.bytes.data() + 12) != 0x8100) return;
+  f.bytes.erase(f.bytes.begin() + 12, f.bytes.begin() + 16);
+  f.at.l3 -= 4, f.at.payload -= 4, f.at.l3_end -= 4;
+}
+
 uint8_t frame_priority(std::span<const uint8_t> frame, const Layout& at, Transport t) {
   if (auto pcp = get_pcp(frame)) return *pcp;
   return get_dscp(frame, at, t) >> 3;

@@ -107,6 +107,9 @@ uint8_t get_dscp(std::span<const uint8_t> frame, const Layout& at, Transport t);
 // The 802.1Q priority, if the frame is tagged.
 std::optional<uint8_t> get_pcp(std::span<const uint8_t> frame);
 void set_pcp(std::span<uint8_t> frame, uint8_t pcp);  // tagged frames only
+std::optional<uint16_t> get_vlan(std::span<const uint8_t> frame);
+void set_vlan(std::span<uint8_t> frame, uint16_t vid);  // tagged frames only
+void strip_vlan(BuiltFrame& f);                         // tagged frames only
 // The traffic class a switch queues the frame in: its PCP when tagged,
 // else its DSCP >> 3 (the default DSCP-to-priority map: 26 -> 3, 48 -> 6).
 uint8_t frame_priority(std::span<const uint8_t> frame, const Layout& at, Transport t);

@@ -244,6 +244,18 @@ struct Rewrite {
   size_t point = 0;
   std::optional<uint8_t> dscp_from, dscp;  // *_from: only packets with that value
   std::optional<uint8_t> pcp_from, pcp;
+  // `vlan=strip`: the tag is removed; `vlan=[OLD:]NEW`: its VLAN id is changed.
+  bool vlan_strip = false;
+  std::optional<uint16_t> vlan_from, vlan;
+  std::optional<std::array<size_t, 2>> dir;  // only host [0] -> host [1]
+  int line = 0;
+};
+
+// `mtu`: the port before a point forwards IP packets of at most `bytes`;
+// a longer RoCE packet is lost there, so the point never sees it.
+struct Mtu {
+  size_t point = 0;
+  uint32_t bytes = 0;
   std::optional<std::array<size_t, 2>> dir;  // only host [0] -> host [1]
   int line = 0;
 };
@@ -336,6 +348,7 @@ struct Scenario {
   std::vector<ForcedReply> replies;
   std::vector<MarkingChange> markings;  // sorted by (qp, side, at)
   std::vector<Rewrite> rewrites;
+  std::vector<Mtu> mtus;
   std::vector<PfcDirective> pfcs;
   std::vector<LldpDirective> lldps;
   std::vector<QueueBurst> queues;

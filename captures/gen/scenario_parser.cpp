@@ -152,6 +152,7 @@ class Parser {
         {"rnr", &Parser::rnr},             {"nak", &Parser::nak},
         {"expect", &Parser::expect},       {"speed", &Parser::speed},
         {"marking", &Parser::marking},     {"rewrite", &Parser::rewrite},
+        {"mtu", &Parser::mtu},
         {"pfc", &Parser::pfc},             {"xon", &Parser::pfc},
         {"lldp", &Parser::lldp},
         {"clock", &Parser::clock},         {"queue", &Parser::queue},
@@ -709,15 +710,35 @@ class Parser {
   }
 
   void rewrite() {
-    want_words(2, 2, "rewrite <point> [dscp=[OLD:]NEW] [pcp=[OLD:]NEW] [dir=<host>-><host>]");
+    want_words(2, 2, "rewrite <point> [dscp=[OLD:]NEW] [pcp=[OLD:]NEW] [vlan=strip|[OLD:]NEW] [dir=<host>-><host>]");
     Rewrite r;
     r.line = line_;
     r.point = tap_point(words_[1]);
     if (auto v = opt("dscp")) rewrite_value("dscp", *v, 63, r.dscp_from, r.dscp);
     if (auto v = opt("pcp")) rewrite_value("pcp", *v, 7, r.pcp_from, r.pcp);
-    if (!r.dscp && !r.pcp) fail("rewrite changes nothing: give dscp= or pcp=");
+    if (auto v = opt("vlan")) {
+      if (*v == "strip") {
+        r.vlan_strip = true;
+      } else {
+        auto colon = v->find(':');
+        if (colon != std::string_view::npos) r.vlan_from = static_cast<uint16_t>(number("vlan", v->substr(0, colon), 4094));
+        r.vlan = static_cast<uint16_t>(number("vlan", colon == std::string_view::npos ? *v : v->substr(colon + 1), 4094));
+      }
+    }
+    if (!r.dscp && !r.pcp && !r.vlan && !r.vlan_strip) fail("rewrite changes nothing: give dscp=, pcp= or vlan=");
     if (auto d = opt("dir")) r.dir = direction(*d);
     sc_.rewrites.push_back(r);
+  }
+
+  void mtu() {
+    want_words(3, 3, "mtu <point> <bytes> [dir=<host>-><host>]");
+    Mtu m;
+    m.line = line_;
+    m.point = tap_point(words_[1]);
+    m.bytes = static_cast<uint32_t>(number("mtu", words_[2], 65535));
+    if (m.bytes < 68) fail("mtu below the IPv4 minimum of 68");
+    if (auto d = opt("dir")) m.dir = direction(*d);
+    sc_.mtus.push_back(m);
   }
 
   // ---- multi-point: clocks, queueing, ERSPAN ------------------------

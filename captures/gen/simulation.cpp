@@ -56,6 +56,7 @@ Simulation::Simulation(const Scenario& sc)
   erspan_seq_.assign(sc.points.size(), 0);
   rewrites_at_.resize(sc.points.size());
   rewrite_used_.assign(sc.rewrites.size(), false);
+  mtu_used_.assign(sc.mtus.size(), false);
   for (size_t i = 0; i < sc.rewrites.size(); ++i) rewrites_at_[sc.rewrites[i].point].push_back(i);
   for (const PfcDirective& d : sc.pfcs) {
     const uint32_t e = egress_index(d.point, d.from.node);
@@ -149,6 +150,8 @@ void Simulation::run(FrameSink& sink) {
   std::vector<int> unused = faults_.unused();
   for (size_t i = 0; i < rewrite_used_.size(); ++i)
     if (!rewrite_used_[i]) unused.push_back(sc_.rewrites[i].line);
+  for (size_t i = 0; i < mtu_used_.size(); ++i)
+    if (!mtu_used_[i]) unused.push_back(sc_.mtus[i].line);
   for (size_t i = 0; i < queue_used_.size(); ++i)
     if (!queue_used_[i]) unused.push_back(sc_.queues[i].line);
   for (int line : factory_.unused_markings()) unused.push_back(line);
@@ -317,6 +320,7 @@ void Simulation::transmit(size_t host, PacketPtr p) {
     const uint32_t start = sc_.qps[in.qp].side[in.req_side].start_psn;
     p->fates = faults_.decide(in.qp, in.req_side, *traffic, (in.psn - start) & psn::kMask);
   }
+  if (is_roce(in.kind)) drop_over_mtu(*p);
   p->id = ++next_packet_id_;
   Port& port = ports_[host];
   const Ns done = now_ + serialization(p->frame.bytes.size());
@@ -325,6 +329,20 @@ void Simulation::transmit(size_t host, PacketPtr p) {
   port.tx_event = done;
   push(EventKind::host_tx, done, static_cast<uint32_t>(host));
   depart(p, done, 0);
+}
+
+// `mtu`: lost on the segment into the point, the first such on its way.
+void Simulation::drop_over_mtu(InFlight& p) {
+  const uint32_t ip_len = p.frame.at.l3_end - p.frame.at.l3;
+  for (size_t i = 0; i < sc_.mtus.size(); ++i) {
+    const Mtu& m = sc_.mtus[i];
+    if (ip_len <= m.bytes || (m.dir && ((*m.dir)[0] != p.info.src_host || (*m.dir)[1] != p.info.dst_host))) continue;
+    for (size_t hop = 0; hop < p.route.points(); ++hop)
+      if (p.route.point(hop) == m.point) {
+        p.fates.drop_segment = std::min(p.fates.drop_segment.value_or(SIZE_MAX), hop);
+        mtu_used_[i] = true;
+      }
+  }
 }
 
 void Simulation::depart(const PacketPtr& p, Ns t, size_t segment) {
@@ -562,6 +580,15 @@ void Simulation::apply_rewrites(size_t point, InFlight& p) {
     }
     if (auto pcp = get_pcp(bytes); r.pcp && pcp && (!r.pcp_from || *pcp == *r.pcp_from)) {
       set_pcp(bytes, *r.pcp);
+      rewrite_used_[i] = true;
+    }
+    if (auto vid = get_vlan(bytes); r.vlan && vid && (!r.vlan_from || *vid == *r.vlan_from)) {
+      set_vlan(bytes, *r.vlan);
+      rewrite_used_[i] = true;
+    }
+    if (r.vlan_strip && get_vlan(p.frame.bytes)) {
+      strip_vlan(p.frame);
+      bytes = p.frame.bytes;
       rewrite_used_[i] = true;
     }
   }

@@ -124,6 +124,7 @@ class Simulation {
   std::array<Mac, 2> link_macs(const Route& r, size_t hop) const;  // {src, dst} at that point, in travel order
   uint32_t egress_index(size_t point, NodeRef towards);
   void apply_rewrites(size_t point, InFlight& p);
+  void drop_over_mtu(InFlight& p);
   Ns queue_wait(size_t point, uint32_t egress, const InFlight& p);
   void red_mark(size_t point, InFlight& p) const;
   void enter_egress(uint32_t egress, const PacketPtr& p);
@@ -169,7 +170,7 @@ class Simulation {
   std::vector<std::vector<std::array<uint32_t, 2>>> route_egress_;  // [path][position][forward]
   std::vector<std::vector<std::array<Mac, 2>>> link_macs_;          // [path][position]: before, after
   std::vector<std::vector<size_t>> rewrites_at_;                     // [point]: indices into sc_.rewrites
-  std::vector<bool> rewrite_used_;                                   // [rewrite]: it changed some packet
+  std::vector<bool> rewrite_used_, mtu_used_;                                   // [rewrite]: it changed some packet
   std::vector<uint32_t> pfc_egress_;                                 // [pfc directive]
   std::vector<std::vector<uint8_t>> pfc_bytes_, lldp_bytes_;         // each directive sends one frame, repeatedly
   std::vector<FrameInfo> pfc_info_, lldp_info_;

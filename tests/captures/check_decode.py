@@ -319,12 +319,27 @@ class Checker:
                     m['pcp'] = what['pcp'][1]
         return m
 
+    def vlan_at(self, q, src, dst, point):
+        """The VLAN id the frame carries at this point (None: untagged), after the rewrites up to it."""
+        vid = q.vlan
+        route = self.sc.route(src, dst)
+        for p in route[:route.index(point) + 1]:
+            for rp, what, direction in self.sc.rewrites:
+                if rp != p or (direction is not None and direction != (src, dst)) or vid is None or 'vlan' not in what:
+                    continue
+                if what['vlan'] == 'strip':
+                    vid = None
+                elif what['vlan'][0] in (None, vid):
+                    vid = what['vlan'][1]
+        return vid
+
     def headers(self, n, t, q, side, kind, note, point, src, dst, ts, other_side=False):
         """Checks the Ethernet and IP/GRH headers; returns the frame's priority.
         `other_side`: a SPAN copy with rewrite=on, the switch's other side of the link."""
         sc = self.sc
-        if q.vlan is not None:
-            self.expect(n, 'VLAN ID', num(t['vlan.id']), q.vlan)
+        vid = self.vlan_at(q, src, dst, point)
+        if vid is not None:
+            self.expect(n, 'VLAN ID', num(t['vlan.id']), vid)
             etype = num(t['vlan.etype'])
         else:
             self.expect(n, 'VLAN tag', t['vlan.id'], '')
@@ -364,7 +379,7 @@ class Checker:
                 self.err(n, 'RoCEv1 frame with an IP/UDP header')
             tclass = num(t['infiniband.grh.tclass'])
             dscp, ecn = (tclass >> 2, tclass & 3) if tclass is not None else (None, None)
-        pcp = num(t['vlan.priority']) if q.vlan is not None else None
+        pcp = num(t['vlan.priority']) if vid is not None else None
         got = {'pcp': pcp, 'dscp': dscp, 'ecn': ecn}
 
         # The marking in force when the sender built the frame. Without jitter,
@@ -386,7 +401,7 @@ class Checker:
         for j, m in reversed(cands):
             want = self.rewritten(m, q, src, dst, point)
             want['ecn'] = 3 if 'ce' in note else want['ecn']
-            if q.vlan is None:
+            if vid is None:
                 want['pcp'] = None
             if all(got[k] == want[k] for k in got):
                 chosen = j
@@ -395,7 +410,7 @@ class Checker:
             want = self.rewritten(cands[-1][1], q, src, dst, point)
             want['ecn'] = 3 if 'ce' in note else want['ecn']
             name = {'v2': 'IPv4', 'v2-ipv6': 'IPv6 traffic class', 'v1': 'GRH traffic class'}[q.ver]
-            if q.vlan is not None:
+            if vid is not None:
                 self.expect(n, 'VLAN PCP', pcp, want['pcp'])
             self.expect(n, name + ' DSCP', dscp, want['dscp'])
             self.expect(n, name + ' ECN', ecn, want['ecn'])

@@ -89,7 +89,7 @@ class Scenario:
         self.link_gbps = 100.0
         self.epoch_ns = 1700000000 * 10 ** 9
         self.speed = {}      # point -> Gb/s
-        self.rewrites = []   # (point, {'dscp'|'pcp': (from or None, to)}, (src, dst) or None)
+        self.rewrites = []   # (point, {'dscp'|'pcp'|'vlan': (from or None, to), or 'vlan': 'strip'}, (src, dst) or None)
         self.pfcs = []       # dicts, one per pfc/xon directive
         self.lldps = []
         self.rnr_timers = set()
@@ -172,8 +172,10 @@ class Scenario:
             q.markings[q.hosts.index(pos[1])].sort(key=lambda m: m[0])
         elif d == 'rewrite':
             what = {}
-            for k in ('dscp', 'pcp'):
-                if k in opts:
+            for k in ('dscp', 'pcp', 'vlan'):
+                if k in opts and opts[k] == 'strip':
+                    what[k] = 'strip'
+                elif k in opts:
                     old, _, new = opts[k].rpartition(':')
                     what[k] = (int(old, 0) if old else None, int(new, 0))
             direction = tuple(opts['dir'].split('->')) if 'dir' in opts else None

@@ -10,10 +10,11 @@ QOS = ["roce.qos.dscp_not_lossless", "roce.qos.pcp_mismatch", "roce.qos.ecn_not_
        "roce.qos.inconsistent_marking"]
 PFC = ["roce.pfc.storm", "roce.pfc.wrong_class", "roce.pfc.lossy_queue", "roce.pfc.no_ecn", "roce.pfc.propagation",
        "roce.pfc.reserved_bits", "roce.pfc.nonstandard_dst", "roce.pfc.truncated"]
-HOP = ["roce.hop.remarked", "roce.hop.ce_set", "roce.hop.microburst", "roce.hop.clock_skew", "roce.hop.ecn_unmarked"]
+HOP = ["roce.hop.remarked", "roce.hop.ce_set", "roce.hop.microburst", "roce.hop.clock_skew", "roce.hop.ecn_unmarked",
+       "roce.hop.vlan_changed"]
 ALL = QOS + PFC + HOP + ["roce.dcbx.finding", "roce.pfc.paused", "roce.pfc.unattributed", "roce.point.merged"]
 # Not in the goldens' field list: asked for here only.
-EXTRA = ["roce.pfc.unattributed", "roce.hop.ecn_unmarked"]
+EXTRA = ["roce.pfc.unattributed", "roce.hop.ecn_unmarked", "roce.hop.vlan_changed"]
 
 # scenario: {field: None (present somewhere) or a point name (present there only)}.
 # Every field of ALL not listed must be absent.
@@ -45,6 +46,12 @@ EXPECT = {
     # frame anywhere in the capture reads as a lossy queue, as it should.
     "mp_drop": {"roce.pfc.lossy_queue": None},
     "mp_remark": {"roce.hop.remarked": "leaf-1", "roce.qos.dscp_not_lossless": None},
+    # The loss signs are on a priority without PFC (the per-frame flag says
+    # so); the triage names the MTU instead (triage.py).
+    "mp_mtu": {"roce.pfc.lossy_queue": None},
+    # A PCP that goes with its tag is a VLAN change, not a remark.
+    "mp_vlan_strip": {"roce.hop.vlan_changed": "leaf-1"},
+    "mp_vlan_change": {"roce.hop.vlan_changed": "leaf-1"},
     "mp_ce": {"roce.hop.ce_set": "leaf-1"},
     "mp_burst": {"roce.hop.microburst": "leaf-1"},
     # The spine marks from 90 us (onsets) or never (never), the leaf from 20 us.

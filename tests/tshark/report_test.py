@@ -14,7 +14,7 @@ SCHEMA = os.path.join(rslib.ROOT, "docs", "report-schema.json")
 SCENARIOS = ["clean", "gbn", "demo", "pfc_propagation", "pfc_storm", "dcbx", "qos_remark", "multipoint", "nak_codes",
              "mirror_dup", "one_direction", "mp_drop", "mp_clock", "mp_erspan", "mp_remark", "mp_burst",
              "reorder_ooo", "reorder_nak", "gbn_nak_early", "selective", "read_retry", "mirror_rewrite",
-             "pfc_bridged", "pfc_port_mac"]
+             "pfc_bridged", "pfc_port_mac", "mp_mtu", "mp_vlan_strip", "mp_vlan_change"]
 
 
 def run(argv):
@@ -41,7 +41,8 @@ def run(argv):
         if errors:
             raise rslib.Failure(f"{scenario}: " + "; ".join(f"{list(e.path)}: {e.message}" for e in errors[:5]))
         rows = rslib.rows(rslib.fields(capture))
-        later = rslib.rows(rslib.fields(capture, "-2"))  # roce.hop.lost_after is known on a later pass
+        # roce.hop.lost_after and roce.hop.too_big are known on a later pass
+        later = rslib.rows(rslib.fields(capture, "-2", "-e", "roce.hop.vlan_changed", "-e", "roce.hop.too_big"))
         # Counts that the per-frame fields also give.
         checks = {
             "gaps": (sum(q["gaps"] for q in doc["qps"]), sum(r["roce.seq"] == "gap" for r in rows)),
@@ -59,6 +60,10 @@ def run(argv):
             "response gaps": (sum(q["missing_responses"] for q in doc["qps"]),
                               sum(int(r["roce.seq.gap"] or 0) for r in rows if r["roce.role"] == "response")),
             "hop losses": (sum(h["lost"] for h in doc["hops"]), sum(r["roce.hop.lost_after"] == "1" for r in later)),
+            "vlan changes": (sum(h.get("vlan_changed", 0) for h in doc["hops"]),
+                             sum(r["roce.hop.vlan_changed"] == "1" for r in later)),
+            "lost longer than passed": (sum(h.get("size_split", {}).get("lost_longer", 0) for h in doc["hops"]),
+                                        sum(r["roce.hop.too_big"] == "1" for r in later)),
             "qos violations": (sum(v["packets"] for v in doc["qos"]["violations"]),
                                sum(sum(r[f] == "1" for f in ("roce.qos.dscp_not_lossless", "roce.qos.pcp_mismatch",
                                                             "roce.qos.ecn_not_capable", "roce.qos.cnp_class",

@@ -28,6 +28,9 @@ EXPECT = {
     "qos_remark": ("dscp_remarked", {"dscp_not_lossless"}),
     "mp_remark": ("dscp_remarked", {"dscp_not_lossless"}),
     "mp_drop": ("hop_loss", {"lossy_queue"}),
+    "mp_mtu": ("mtu_mismatch", set()),
+    "mp_vlan_strip": ("vlan_changed", set()),
+    "mp_vlan_change": ("vlan_changed", set()),
     "multipoint": ("hop_loss", set()),
     "mp_burst": ("microburst", set()),
     "mp_ecn_onsets": ("ecn_threshold_mismatch", {"microburst"}),
@@ -62,7 +65,7 @@ HEALTHY = {"clean", "cm_reuse", "reorder_ooo"}
 EXACT = {"pfc_storm", "pfc_propagation", "ecn_above_xoff", "pfc_wrong_class", "lossy_queue", "dscp_not_lossless",
          "dscp_remarked", "pcp_mismatch", "inconsistent_marking", "ecn_not_capable", "cnp_class", "icrc_bad",
          "loss", "timeout_retransmission", "ce_without_cnp", "bad_pfc_frames", "merged_points", "rnr",
-         "mirror_duplicates", "nak_error", "reorder_nak"}
+         "mirror_duplicates", "nak_error", "reorder_nak", "vlan_changed", "mtu_mismatch"}
 
 
 def selected(capture, flt):

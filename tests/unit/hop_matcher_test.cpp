@@ -187,6 +187,81 @@ TEST_F(HopTest, EcnClearedBetweenPointsIsBleachingReportedOncePerHop) {
   }
 }
 
+TEST_F(HopTest, VlanTagStrippedAddedOrMovedIsAVlanChangeNotARemark) {
+  struct Case {
+    uint16_t vid_there;
+    int8_t pcp_there;
+    uint16_t vid_here;
+    int8_t pcp_here;
+    bool vlan_changed, remarked;
+    const char* verb;
+  };
+  // Stripped, added, another VLAN id (PCP kept or not): a VLAN change. A
+  // PCP rewritten within one tag, or a priority tag's PCP: a remark.
+  const Case cases[] = {{100, 3, 0, -1, true, false, "stripped"}, {0, -1, 100, 3, true, false, "added"},
+                        {100, 3, 200, 3, true, false, "changed"}, {100, 3, 200, 0, true, false, "changed"},
+                        {100, 3, 100, 0, false, true, ""},        {0, 3, 0, 3, false, false, ""},
+                        {0, 3, 0, -1, true, false, "stripped"}};
+  uint64_t id = 200;
+  for (const Case& k : cases) {
+    reset();
+    static Case now;
+    now = k;
+    see(++id, kA, 0, 0, kNone, [](Copy& c) { c.vlan = now.vid_there, c.pcp = now.pcp_there; });
+    auto v = see(id, kB, 2 * us, 0, kNone, [](Copy& c) { c.vlan = now.vid_here, c.pcp = now.pcp_here; });
+    ASSERT_TRUE(v);
+    EXPECT_EQ(v->vlan_changed, k.vlan_changed) << k.vid_there << "/" << int{k.pcp_there} << " -> " << k.vid_here;
+    EXPECT_EQ(v->vlan_first, k.vlan_changed);
+    EXPECT_EQ(v->remarked, k.remarked);
+    if (k.vlan_changed) {
+      const VlanChange c = vlan_change(*v, k.pcp_here);
+      EXPECT_STREQ(c.verb(), k.verb);
+      const VlanChange back = VlanChange::of(c.key());
+      EXPECT_EQ(back.before.vid, k.vid_there);
+      EXPECT_EQ(back.before.pcp, k.pcp_there);
+      EXPECT_EQ(back.after.vid, k.vid_here);
+      EXPECT_EQ(back.after.pcp, k.pcp_here);
+    }
+  }
+  EXPECT_EQ((VlanChange{{100, 3}, {0, -1}}.text()), "VLAN tag stripped: VLAN 100 PCP 3 -> untagged");
+}
+
+// Losses split by size: the long frames lost, the short ones passing.
+TEST_F(HopTest, LostFramesLongerThanAnyThatPassedAreSplitOut) {
+  // Flow 0 alternates 4,170-byte frames (lost before B) and 570-byte ones;
+  // one 570-byte frame is lost too (congestion, not size).
+  HopStats s;
+  const auto passed = [&](const std::optional<HopVerdict>& h) {
+    ASSERT_TRUE(h);
+    Verdict v;
+    v.frame = h->frame, v.flow = 0, v.point = kB, v.role = Role::request;
+    TapRecord r{};
+    r.verdict = &v, r.hop = &*h;
+    s.add(r);
+  };
+  uint64_t id = 300;
+  for (int i = 0; i < 4; ++i) {
+    const uint64_t t = i * 10 * us;
+    see(++id, kA, t, 0, kNone, [](Copy& c) { c.len = 4170; });
+    see(++id, kA, t + 1 * us, 0, kNone, [](Copy& c) { c.len = 570; });
+    if (i == 2) continue;
+    passed(see(id, kB, t + 3 * us, 0, kNone, [](Copy& c) { c.len = 570; }));
+  }
+  FrameSet all;
+  for (uint32_t f = 1; f <= frame; ++f) all.add(f);
+  s.settle(log, all);
+  const auto sizes = s.sizes();
+  ASSERT_TRUE(sizes.contains({kA, kB}));
+  const SizeSplit& z = sizes.at({kA, kB});
+  EXPECT_EQ(z.largest_passed, 570);
+  EXPECT_EQ(z.lost, 5u);
+  EXPECT_EQ(z.above, 4u);
+  EXPECT_EQ(z.smallest_above, 4170);
+  EXPECT_EQ(z.frames, (std::vector<uint32_t>{1, 4, 7, 9}));
+  EXPECT_EQ(m->largest_passed(kA, kB), 570);
+  EXPECT_EQ(m->largest_passed(kB, kA), 0);
+}
+
 TEST_F(HopTest, MicroburstIsQueueingAboveTheHopsMinimum) {
   cfg.microburst_ns = 10 * us;
   reset();

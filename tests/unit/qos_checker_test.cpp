@@ -137,6 +137,16 @@ TEST(QosChecker, InconsistentMarkingAgainstTheFirstPacket) {
   ASSERT_TRUE(u.first_marking(1, 0));
   EXPECT_EQ(u.first_marking(1, 0)->pcp, -1);
   EXPECT_FALSE(u.first_marking(1, 1));
+
+  // One QP in two VLANs at one point, the same DSCP and PCP.
+  Checker v(Policy::defaults());
+  Marking m = data(26, 3);
+  m.vlan = 100;
+  EXPECT_EQ(v.check(1, 0, m).failed, 0);
+  m.vlan = 200;
+  EXPECT_EQ(v.check(1, 0, m).failed, kInconsistent);
+  EXPECT_EQ(v.check(1, 1, m).failed, 0);  // another point: its own first
+  EXPECT_EQ(v.first_marking(1, 0)->vlan, 100);
 }
 
 TEST(QosChecker, CnpsAreExemptFromInconsistencyAndAreNotTheFlowsMarking) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <numeric>
 
 #include "epan-ext/analyzer.h"
@@ -16,6 +17,7 @@ namespace roceshark::triage {
 namespace {
 
 using test::Wire;
+using test::kWriteFirst, test::kWriteLast, test::kWriteOnly;
 constexpr uint64_t us = 1000, ms = 1000 * us;
 
 struct Fed {
@@ -185,6 +187,123 @@ TEST(Findings, EcnClearedBetweenPointsIsBleaching) {
   EXPECT_EQ(it->severity, Severity::warning);
 }
 
+// Two points, 0 then 1, with the engine's events: what a multi-point
+// capture gives the triage.
+struct TwoPoints {
+  EventLog log;
+  Config cfg;
+  std::unique_ptr<Analyzer> a;
+  ReportStats stats;
+  explicit TwoPoints(const Config& c = {}) : cfg(c), a(std::make_unique<Analyzer>(cfg, &log)) {
+    a->name_point(0, "nic-a");
+    a->name_point(1, "leaf-1");
+  }
+  void feed(const PacketInfo& p) { stats.add(roce_record(a->process(p), *a, p.ts_ns, p.frame_len, &log)); }
+  Triage triage(uint32_t frames) {
+    a->finish();
+    FrameSet all;
+    for (uint32_t f = 1; f <= frames; ++f) all.add(f);
+    stats.settle(log, all);
+    return make_triage(stats, *a);
+  }
+};
+
+const Finding* of_kind(const Triage& t, Kind k) {
+  for (const Finding& f : t.findings.list)
+    if (f.kind == k) return &f;
+  return nullptr;
+}
+
+// Every 4 KB segment lost between the points, every short one through: the
+// MTU finding names the hop and both sizes, and takes the losses from hop_loss.
+TEST(Findings, SizeDependentLossOnAHopIsAnMtuMismatch) {
+  TwoPoints t;
+  Wire w;
+  uint32_t psn = 0;
+  for (int i = 0; i < 4; ++i, psn += 2) {
+    const uint64_t at = i * 20 * us;
+    w.point = 0;
+    PacketInfo big = w.req(at, psn, false, kWriteFirst, 4096);
+    big.frame_len = 4170;
+    t.feed(big);  // never reaches point 1
+    PacketInfo last = w.req(at + 1 * us, psn + 1, true, kWriteLast, 512);
+    last.frame_len = 570;
+    t.feed(last);
+    w.point = 1;
+    last = w.req(at + 3 * us, psn + 1, true, kWriteLast, 512);
+    last.frame_len = 570;
+    t.feed(last);
+  }
+  const Triage tr = t.triage(w.frame);
+  const Finding* f = of_kind(tr, kind("mtu_mismatch"));
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->title, "MTU between nic-a and leaf-1: frames of 4,170 bytes and more are lost, 570 bytes and less pass");
+  EXPECT_EQ(f->where.hop, "nic-a -> leaf-1");
+  EXPECT_EQ(f->evidence, 4u);
+  EXPECT_EQ(f->filter, "roce.hop.too_big && roce.point == 0");
+  EXPECT_NE(f->detail.find("path MTU is 4096"), std::string::npos) << f->detail;
+  EXPECT_NE(f->fix.find("at least 4,180 bytes"), std::string::npos) << f->fix;
+  EXPECT_EQ(of_kind(tr, kind("hop_loss")), nullptr);  // the size explains all of them
+}
+
+// The same losses with short frames passing no smaller than the lost ones:
+// no MTU finding, the loss stays a hop_loss.
+TEST(Findings, LossOfFramesNoLongerThanPassedOnesIsNoMtuMismatch) {
+  TwoPoints t;
+  Wire w;
+  for (uint32_t i = 0; i < 4; ++i) {
+    const uint64_t at = i * 20 * us;
+    w.point = 0;
+    PacketInfo lost = w.req(at, 2 * i, false, kWriteOnly, 1024);
+    lost.frame_len = 1100;
+    t.feed(lost);
+    PacketInfo next = w.req(at + 1 * us, 2 * i + 1, true, kWriteOnly, 1024);
+    next.frame_len = 1100;
+    t.feed(next);
+    w.point = 1;
+    next.frame = ++w.frame, next.point = 1, next.ts_ns = at + 3 * us;
+    t.feed(next);
+  }
+  const Triage tr = t.triage(w.frame);
+  EXPECT_EQ(of_kind(tr, kind("mtu_mismatch")), nullptr);
+  ASSERT_NE(of_kind(tr, kind("hop_loss")), nullptr);
+  EXPECT_EQ(of_kind(tr, kind("hop_loss"))->title, "4 packets lost between nic-a and leaf-1");
+}
+
+// A tag stripped between the points: named as such, an error where the
+// policy trusts PCP (priority 3 falls to 0), a warning where it trusts DSCP.
+TEST(Findings, VlanTagStrippedBetweenPoints) {
+  for (const qos::Trust trust : {qos::Trust::pcp, qos::Trust::dscp}) {
+    Config cfg;
+    cfg.policy.trust = trust;
+    TwoPoints t(cfg);
+    Wire w;
+    for (uint32_t psn = 0; psn < 3; ++psn)
+      for (uint32_t point : {0u, 1u}) {
+        w.point = point;
+        PacketInfo p = w.req(psn * us + point * 300, psn, true);
+        p.dscp = 26;
+        p.pcp = point == 0 ? 3 : -1;
+        p.vlan_id = point == 0 ? 100 : 0;
+        t.feed(p);
+      }
+    const Triage tr = t.triage(w.frame);
+    const Finding* f = of_kind(tr, kind("vlan_changed"));
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(of_kind(tr, kind("dscp_remarked")), nullptr);
+    EXPECT_EQ(f->filter, "roce.hop.vlan_changed && roce.point == 1 && roce.hop.prev_point == 0");
+    EXPECT_EQ(f->evidence, 3u);
+    if (trust == qos::Trust::pcp) {
+      EXPECT_EQ(f->title,
+                "VLAN tag stripped between nic-a and leaf-1: PCP 3 lost, the next hop trusts PCP (was VLAN 100 PCP 3)");
+      EXPECT_EQ(f->severity, Severity::error);
+    } else {
+      EXPECT_EQ(f->title, "VLAN tag stripped between nic-a and leaf-1: PCP 3 lost (was VLAN 100 PCP 3)");
+      EXPECT_EQ(f->severity, Severity::warning);
+    }
+  }
+}
+
 TEST(Findings, CleanTrafficHasNoneAndPasses) {
   Fed f;
   Wire w;
@@ -228,6 +347,7 @@ namespace roceshark::triage {
 namespace {
 
 using test::Wire;
+using test::kWriteFirst, test::kWriteLast, test::kWriteOnly;
 
 // More flows than roce.max_flows: the verdict cannot be PASS on the part analysed.
 TEST(Health, ReachedFlowLimitMakesTheVerdictIncomplete) {
