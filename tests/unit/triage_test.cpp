@@ -192,9 +192,9 @@ TEST(Findings, EcnClearedBetweenPointsIsBleaching) {
 struct TwoPoints {
   EventLog log;
   Config cfg;
-  std::unique_ptr<Analyzer> a;
+  std::unique_ptr<StoredAnalysis> a;
   ReportStats stats;
-  explicit TwoPoints(const Config& c = {}) : cfg(c), a(std::make_unique<Analyzer>(cfg, &log)) {
+  explicit TwoPoints(const Config& c = {}) : cfg(c), a(std::make_unique<StoredAnalysis>(cfg, &log)) {
     a->name_point(0, "nic-a");
     a->name_point(1, "leaf-1");
   }
