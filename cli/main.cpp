@@ -52,10 +52,8 @@ struct Run {
     if (d.kind == decode::Kind::not_ours) return;
     const uint32_t point = points::frame_point(naming.key, r.interface, d.erspan_session, d.outer_vlan);
     d.set_point(point);
-    if (!analyzer.point_named(point)) {
-      const bool interface = !(point & (points::kErspan | points::kVlan));
-      analyzer.name_point(point, points::name(naming, point, interface ? in.interface_name(point) : nullptr));
-    }
+    if (!analyzer.point_named(point))
+      analyzer.name_point(point, points::name(naming, point, points::is_interface(point) ? in.interface_name(point) : nullptr));
     TapRecord rec{nullptr, &analyzer, r.ts_ns, r.wire_len, nullptr, nullptr, &events};
     qos::DcbxVerdict dcbx;
     switch (d.kind) {

@@ -21,18 +21,18 @@ uint32_t frame_point(Key key, uint32_t interface, std::optional<uint16_t> erspan
 
 std::string name(const Naming& n, uint32_t point, const char* interface_name) {
   std::string key, fallback;
-  if (point & kErspan) {
-    key = std::to_string(point & 0xFFFFFF);
-    fallback = "erspan-" + key;
-  } else if (point & kVlan) {
-    key = std::to_string(point & 0xFFFFFF);
-    fallback = "vlan-" + key;
-  } else {
+  if (is_interface(point)) {
     key = std::to_string(point);
     const bool named = interface_name && *interface_name && std::strcmp(interface_name, "unknown") != 0;
     fallback = named ? interface_name : "if" + key;
     for (const auto& [k, name] : n.names)
       if (named && k == interface_name) return name;
+  } else if (point & kErspan) {
+    key = std::to_string(point & 0xFFFFFF);
+    fallback = "erspan-" + key;
+  } else {
+    key = std::to_string(point & 0xFFFFFF);
+    fallback = "vlan-" + key;
   }
   for (const auto& [k, name] : n.names)
     if (k == key) return name;

@@ -23,6 +23,9 @@ struct Naming {
 // Point ids: the interface id; kErspan | session for ERSPAN; kVlan | VLAN id.
 inline constexpr uint32_t kErspan = 0x01000000, kVlan = 0x02000000;
 
+// Whether a point is an interface (whose name the capture file gives).
+inline bool is_interface(uint32_t point) { return !(point & (kErspan | kVlan)); }
+
 // The point of a decoded frame, by the key chosen; the interface's when the
 // frame has no ERSPAN header or no VLAN tag.
 uint32_t frame_point(Key key, uint32_t interface, std::optional<uint16_t> erspan_session,

@@ -24,8 +24,7 @@ uint32_t frame_point(const packet_info* pinfo, std::optional<uint16_t> erspan_se
 }
 
 std::string point_name(const packet_info* pinfo, uint32_t point) {
-  const bool interface = !(point & (points::kErspan | points::kVlan));
-  return points::name(naming, point, interface ? ws::interface_name(pinfo, point) : nullptr);
+  return points::name(naming, point, points::is_interface(point) ? ws::interface_name(pinfo, point) : nullptr);
 }
 
 }  // namespace roceshark::glue
