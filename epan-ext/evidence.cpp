@@ -55,6 +55,7 @@ void EvidenceStats::add_roce(const TapRecord& r, const Verdict& v) {
   if (loss_sign) note(Clue::loss, v.row_flow, v.point, 0, v.frame, s);
   if (v.seq == SeqClass::timeout_retransmission) note(Clue::timeout, v.row_flow, v.point, 0, v.frame, s);
   if (v.reorder_nak) note(Clue::reorder_nak, v.row_flow, v.point, 0, v.frame, s);
+  if (v.seq == SeqClass::out_of_order && !v.reorder_nak) note(Clue::reorder, v.row_flow, v.point, 0, v.frame, s);
   if (v.nak == NakCode::rnr) note(Clue::rnr, v.row_flow, v.point, 0, v.frame, s);
   if (v.nak != NakCode::none && v.nak != NakCode::rnr && v.nak != NakCode::psn_sequence_error)
     note(Clue::nak_error, static_cast<uint32_t>(v.nak), v.point, 0, v.frame, s);

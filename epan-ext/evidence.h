@@ -36,6 +36,7 @@ enum class Clue : uint8_t {
   merged,       // two places recorded as one point: a = point
   duplicate,    // a mirror copy: a = point
   reorder_nak,  // sequence NAK reordering caused, or a resend it forced: a = request flow, b = point
+  reorder,      // a late original (out of order) without a reorder NAK yet: a = request flow, b = point
   ecn_bleached, // ECN cleared between points: a = from, b = to
   ecn_unmarked, // queued beyond another hop's ECN onset, unmarked: a = from, b = to, c = priority
   vlan,         // VLAN tag stripped, added or changed between points: a = from, b = to, c = VlanChange::key()

@@ -145,6 +145,29 @@ void reorder_naks(Builder& b) {
           "RoCE priority on the switches.";
 }
 
+// Late originals on connections whose receivers never NAKed a reordering:
+// adaptive routing is on and absorbed. Worth knowing, nothing to recover.
+void reordering(Builder& b) {
+  const std::set<uint32_t> naked = b.gather(Clue::reorder_nak).streams;
+  std::set<uint32_t> streams;
+  std::vector<const Evidence*> items;
+  for (const Evidence* e : b.gather(Clue::reorder).items) {
+    if (std::ranges::any_of(e->streams, [&](uint32_t st) { return naked.contains(st); })) continue;
+    streams.insert(e->streams.begin(), e->streams.end());
+    items.push_back(e);
+  }
+  if (items.empty()) return;
+  Finding& f = b.add(kind("reordering"), Severity::note, "");
+  Builder::evidence(f, items, checks::evidence_filter(f.kind, {{"streams", checks::one_of(streams)}}));
+  f.title = "Reordering tolerated on " + streams_text(streams) + ": packets arrived out of order, none lost";
+  f.detail = std::to_string(f.evidence) +
+             " late originals (adaptive routing or packet spraying) that the receivers placed without a NAK: "
+             "not loss, and no recovery";
+  f.fix = "Nothing to fix while the receiving NICs place packets out of order. Keep out-of-order placement "
+          "enabled on every NIC these QPs use: one without it NAKs each reordering and resends the window "
+          "(the reorder_nak finding). -z roce,hops names the hop where the reordering first appears.";
+}
+
 void timeouts(Builder& b) {
   const auto [items, streams] = b.gather(Clue::timeout);
   if (items.empty()) return;
@@ -191,6 +214,7 @@ void unexplained(Builder& b) {
 
 void add_loss_findings(Builder& b) {
   reorder_naks(b);
+  reordering(b);
   hop_losses(b);
   corruption(b);
   lossy_queues(b);

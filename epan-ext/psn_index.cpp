@@ -67,6 +67,13 @@ const RecentPackets::Entry* RecentPackets::find_same(const Entry& e) const {
   return nullptr;
 }
 
+const RecentPackets::Entry* RecentPackets::after(const Entry* e) const {
+  const size_t n = ring_.size();
+  const auto i = static_cast<size_t>(e - ring_.data());
+  const size_t next = (i + 1) % n;
+  return n < kSize ? (next == 0 ? nullptr : &ring_[next]) : (next == next_ ? nullptr : &ring_[next]);
+}
+
 void RecentPackets::clear() {
   ring_.clear();
   next_ = 0;

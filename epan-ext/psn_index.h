@@ -69,6 +69,8 @@ class RecentPackets {
   // Newest entry with the same PSN, opcode, length and AETH (and the same
   // ICRC and IPv4 ID where both copies hold them), or nullptr.
   const Entry* find_same(const Entry& e) const;
+  // The entry pushed right after `e` (one find_same returned), or nullptr.
+  const Entry* after(const Entry* e) const;
   void clear();
 
  private:

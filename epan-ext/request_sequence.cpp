@@ -130,7 +130,14 @@ std::optional<SeqResult> RequestSequence::copy_verdict(const PacketInfo& p, cons
   r.has_expected = true;
   r.expected_psn = window_lo_;
   r.original_frame = prev->frame;
-  r.mirror_proven = e.rewritten_from(*prev) || spacing < std::max(kFastestRoundTripNs, here.rtt_floor_ns);
+  // No resend can be this soon: a sequence NAK for this PSN needs the next
+  // PSN at the receiver, so its resend comes a round trip after the next PSN
+  // passed here; a timer or RNR resend, a retry wait after the original.
+  const uint64_t rtt = std::max(kFastestRoundTripNs, here.rtt_floor_ns);
+  const RecentPackets::Entry* next = recent_.after(prev);
+  const bool before_nak_resend = next && next->psn == psn::add(p.psn, 1) && p.ts_ns >= next->ts_ns &&
+                                 p.ts_ns - next->ts_ns < rtt && spacing < kShortestRetryWaitNs + rtt;
+  r.mirror_proven = e.rewritten_from(*prev) || spacing < rtt || before_nak_resend;
   // Without proof it is still a copy where a resend's cause would show
   // (NAKs pass here, or the point mirrors), or when nothing came between.
   if (r.mirror_proven || here.mirrored || here.responses_seen || prev->frame == last_frame_) {

@@ -55,6 +55,10 @@ struct PointView {
 // No RoCE round trip is faster than this (two NIC traversals and the
 // responder's turnaround), so no resend follows its original sooner.
 inline constexpr uint64_t kFastestRoundTripNs = 2'000;
+// Nor does a timer or RNR retry come sooner than this after its original:
+// the shortest transport timeout is 4.096 us x 2^1, the shortest RNR timer
+// 10 us (InfiniBand spec, "Local ACK Timeout", "RNR NAK Timer").
+inline constexpr uint64_t kShortestRetryWaitNs = 8'192;
 
 struct SeqResult {
   SeqClass seq = SeqClass::in_order;

@@ -15,6 +15,7 @@ namespace {
 // The catalogue rows this file renders.
 constexpr checks::Kind kMirrorDuplicates = checks::kind("mirror_duplicates");
 constexpr checks::Kind kReorderNak = checks::kind("reorder_nak");
+constexpr checks::Kind kReordering = checks::kind("reordering");
 constexpr checks::Kind kLoss = checks::kind("loss");
 constexpr checks::Kind kTimeoutRetransmission = checks::kind("timeout_retransmission");
 constexpr checks::Kind kRnr = checks::kind("rnr");
@@ -88,7 +89,7 @@ void render_request(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verd
       break;
     }
     case SeqClass::out_of_order: {
-      expert_add_info_format(pinfo, add_flag(st, tvb, ids.out_of_order), &ids.ei_out_of_order,
+      expert_add_info_format(pinfo, add_flag(st, tvb, check_field(kReordering)), check_expert(kReordering),
                              "Out of order on QP 0x%06x at %s: PSN %u arrived %u behind the highest (reordering, "
                              "not a loss)",
                              qp, point.c_str(), v.pkt.psn, v.gap);

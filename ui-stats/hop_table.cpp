@@ -15,7 +15,7 @@ namespace roceshark::ui_stats {
 namespace {
 
 enum Column : guint {
-  from, to, matched, lost, lat_min, lat_p50, lat_p99, lat_max, queue_p99, bursts, remarked, ce_set,
+  from, to, matched, lost, reordered, lat_min, lat_p50, lat_p99, lat_max, queue_p99, bursts, remarked, ce_set,
   ecn_priority, ecn_estimate, ecn_onset, ecn_full, ecn_unmarked_max
 };
 
@@ -27,6 +27,7 @@ class HopTable {
         {TABLE_ITEM_STRING, TAP_ALIGN_LEFT, "To", "%s"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Matched", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Lost", "%u"},
+        {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Reordered", "%u"},
         {TABLE_ITEM_INT, TAP_ALIGN_RIGHT, "Latency min (ns)", "%d"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Latency p50 (ns)", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Latency p99 (ns)", "%u"},
@@ -67,8 +68,8 @@ class HopTable {
     // after the first pass: by then every one is known).
     if (r.events && stats_.settle(*r.events, selected_, r.frame())) {
       lost_.clear();
-      for (const auto& [hop, l] : stats_.losses()) lost_[hop] = l.lost;
-      for (const auto& [hop, row] : row_of_) rows_.set_uint(row, lost, lost_of(hop));
+      for (const auto& [hop, l] : stats_.losses()) lost_[hop] = l;
+      for (const auto& [hop, row] : row_of_) show_loss(hop, row);
       changed = true;
     }
     if (h) {
@@ -87,11 +88,13 @@ class HopTable {
   FrameSet selected_;
   TableRows rows_;
   std::map<Hop, guint> row_of_;
-  std::map<Hop, uint64_t> lost_;  // the Lost column: HopStats's losses as last settled
+  std::map<Hop, hop::HopLoss> lost_;  // Lost and Reordered: HopStats's losses as last settled
 
-  uint64_t lost_of(const Hop& hop) const {
+  void show_loss(const Hop& hop, guint row) {
     const auto it = lost_.find(hop);
-    return it == lost_.end() ? 0 : it->second;
+    const hop::HopLoss l = it == lost_.end() ? hop::HopLoss{} : it->second;
+    rows_.set_uint(row, lost, l.lost);
+    rows_.set_uint(row, reordered, l.reordered);
   }
 
   void show(const Hop& hop, const hop::HopRow& r, const Analyzer& a) {
@@ -99,7 +102,7 @@ class HopTable {
     if (added) it->second = rows_.add(columns(), {a.point_name(hop.first), a.point_name(hop.second)});
     const guint row = it->second;
     rows_.set_uint(row, matched, r.matched);
-    rows_.set_uint(row, lost, lost_of(hop));
+    show_loss(hop, row);
     // Exact and signed, as -z roce,hops shows them; the percentiles count a
     // negative latency (unsynced clocks) as 0.
     rows_.set_int(row, lat_min, r.min_latency_ns);

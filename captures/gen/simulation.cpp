@@ -432,7 +432,8 @@ void Simulation::record(size_t point, const InFlight& p) {
     auto c = std::make_shared<MirrorCopy>();
     c->info = p.info;
     c->bytes = p.frame.bytes;
-    if (pt.mirror_rewrite && p.transport != Transport::v1) mirror_other_side(p, c->bytes);
+    // A bridging switch forwards the frame unchanged: its other side's copy is byte-identical.
+    if (pt.mirror_rewrite && p.transport != Transport::v1 && !sc_.bridged) mirror_other_side(p, c->bytes);
     c->point = point;
     c->ce = p.ce;
     c->icrc_bad = p.corrupt;

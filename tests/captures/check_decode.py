@@ -350,7 +350,7 @@ class Checker:
             up, down = sc.link_ends(src, dst, point)
             want_src, want_dst = sc.mac_of(up), sc.mac_of(down)
         hop = sc.switches_before(src, dst, point)
-        if other_side and q.ver != 'v1':
+        if other_side and q.ver != 'v1' and not sc.bridged:  # a bridge forwards it unchanged
             nodes = sc.nodes(src, dst)
             if down in sc.switches:  # into the switch: copied as it leaves it
                 want_src, want_dst = sc.mac_of(down), sc.mac_of(nodes[nodes.index(down) + 1])

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The statistics tables (ui-stats/) in tshark and in the real Wireshark GUI.
 
-1. tshark -z roce,hop_table must say what -z roce,hops says for mp_drop.
+1. tshark -z roce,hop_table must say what -z roce,hops says for mp_drop (a
+   loss) and reorder_ooo (packets overtaken on the hop, not lost).
 2. roce.hop.latency_ns works as an I/O graph y-field (AVG, MAX, MIN, COUNT).
 3. Wireshark (Qt) under Xvfb opens the hop and the QP table at start
    (-z roce,hop_table, -z roce,qp_table); each dialog window must appear and
@@ -51,7 +52,7 @@ def text_hops(text):
         cells = re.split(r"\s{2,}", line.strip())
         # From To Matched Lost First-lost Reordered First-reordered Latency Queue Bursts Remarked CE TTL Negative
         lat = cells[7].split("/")
-        rows.append({"From": cells[0], "To": cells[1], "Matched": cells[2], "Lost": cells[3],
+        rows.append({"From": cells[0], "To": cells[1], "Matched": cells[2], "Lost": cells[3], "Reordered": cells[5],
                      "lat": [lat[0], lat[1], lat[2], lat[4]], "queue_p99": cells[8].split("/")[0],
                      "Bursts": cells[9], "Remarked": cells[10], "CE set": cells[11]})
     return rows
@@ -61,24 +62,37 @@ def us(ns):
     return "%.2f" % (int(ns) / 1000.0)
 
 
-def check_tshark():
-    hops = text_hops(tshark("-n", "-q", "-r", CAPTURE, "-z", "roce,hops"))
-    table = simple_table(tshark("-n", "-q", "-r", CAPTURE, "-z", "roce,hop_table"), "RoCE Hops")
+def hop_table_agrees(capture):
+    """The GUI hop table's rows, by hop, after checking them against -z roce,hops."""
+    hops = text_hops(tshark("-n", "-q", "-r", capture, "-z", "roce,hops"))
+    table = simple_table(tshark("-n", "-q", "-r", capture, "-z", "roce,hop_table"), "RoCE Hops")
     by_hop = {(r["From"], r["To"]): r for r in table}
     if sorted(by_hop) != sorted((h["From"], h["To"]) for h in hops):
         raise Failure(f"hop_table rows {sorted(by_hop)} != roce,hops rows {[(h['From'], h['To']) for h in hops]}")
     for h in hops:
         t = by_hop[(h["From"], h["To"])]
-        got = [t["Matched"], t["Lost"], us(t["Latency min (ns)"]), us(t["Latency p50 (ns)"]),
+        got = [t["Matched"], t["Lost"], t["Reordered"], us(t["Latency min (ns)"]), us(t["Latency p50 (ns)"]),
                us(t["Latency p99 (ns)"]), us(t["Latency max (ns)"]), us(t["Queue p99 (ns)"]), t["Bursts"],
                t["Remarked"], t["CE set"]]
-        want = [h["Matched"], h["Lost"], *h["lat"], h["queue_p99"], h["Bursts"], h["Remarked"], h["CE set"]]
+        want = [h["Matched"], h["Lost"], h["Reordered"], *h["lat"], h["queue_p99"], h["Bursts"], h["Remarked"],
+                h["CE set"]]
         if got != want:
-            raise Failure(f"hop {h['From']} -> {h['To']}: hop_table {got} != roce,hops {want}")
+            raise Failure(f"{os.path.basename(capture)} hop {h['From']} -> {h['To']}: hop_table {got} != "
+                          f"roce,hops {want}")
+    return table, by_hop
+
+
+def check_tshark():
+    table, by_hop = hop_table_agrees(CAPTURE)
     # The scenario's one drop, between the leaf and the receiving NIC.
     lost = {k: int(r["Lost"]) for k, r in by_hop.items() if int(r["Lost"])}
     if lost != {("leaf-1", "nic-b"): 1}:
         raise Failure(f"losses {lost}, want one on leaf-1 -> nic-b")
+    # Four packets overtaken between the NICs: reordered, none lost.
+    _, by_hop = hop_table_agrees(os.path.join(CAPTURES, "reorder_ooo.pcapng"))
+    moved = {k: (int(r["Lost"]), int(r["Reordered"])) for k, r in by_hop.items()}
+    if moved != {("nic-a", "nic-b"): (0, 4), ("nic-b", "nic-a"): (0, 0)}:
+        raise Failure(f"reorder_ooo (lost, reordered) by hop {moved}, want (0, 4) on nic-a -> nic-b only")
 
     qps = simple_table(tshark("-n", "-q", "-r", CAPTURE, "-z", "roce,qp_table"), "RoCE QPs")
     if not qps or {r["Point"] for r in qps} != {"nic-a", "leaf-1", "nic-b"}:

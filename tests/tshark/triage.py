@@ -51,7 +51,9 @@ EXPECT = {
     "selective": ("lossy_queue", set()),
     "read_retry": ("lossy_queue", set()),
     "mirror_rewrite": ("lossy_queue", {"mirror_duplicates", "merged_points"}),
+    "mirror_bridged": ("lossy_queue", {"mirror_duplicates"}),
     "pfc_bridged": ("pfc_storm", set()),
+    "reorder_ooo": (None, {"reordering"}),
 }
 # Correct traffic: no finding above a note, and a clean bill of health.
 CLEAN = {"clean", "qos_clean", "mp_ce", "cm_reuse", "cnp", "reorder_ooo"}
@@ -65,7 +67,7 @@ HEALTHY = {"clean", "cm_reuse", "reorder_ooo"}
 EXACT = {"pfc_storm", "pfc_propagation", "ecn_above_xoff", "pfc_wrong_class", "lossy_queue", "dscp_not_lossless",
          "dscp_remarked", "pcp_mismatch", "inconsistent_marking", "ecn_not_capable", "cnp_class", "icrc_bad",
          "loss", "timeout_retransmission", "ce_without_cnp", "bad_pfc_frames", "merged_points", "rnr",
-         "mirror_duplicates", "nak_error", "reorder_nak", "vlan_changed", "mtu_mismatch"}
+         "mirror_duplicates", "nak_error", "reorder_nak", "reordering", "vlan_changed", "mtu_mismatch"}
 
 
 def selected(capture, flt):

@@ -161,6 +161,36 @@ TEST_F(FabricTest, IdenticalCopyWithinARoundTripIsAMirrorCopy) {
   EXPECT_EQ(req(kFastestRoundTripNs - 1, 9).seq, SeqClass::duplicate);
 }
 
+// A NAK for 9 needs 10 at the receiver: its resend comes a round trip after
+// 10 passed here at the soonest (mirror_bridged: copies 2 us late, 89 ns apart).
+TEST_F(FabricTest, CopySoonerThanARoundTripAfterTheNextPsnIsAMirrorCopy) {
+  req(0, 9);
+  req(1500, 10);
+  const Verdict& v = req(kFastestRoundTripNs + 100, 9);  // a round trip after 9, not after 10
+  EXPECT_EQ(v.seq, SeqClass::duplicate);
+}
+
+TEST_F(FabricTest, CopyARoundTripAfterTheNextPsnMayBeAResend) {
+  req(0, 9);
+  req(100, 10);
+  const Verdict& v = req(100 + kFastestRoundTripNs, 9);
+  EXPECT_EQ(v.seq, SeqClass::retransmission);
+  EXPECT_TRUE(v.ambiguous);
+}
+
+// ... unless a timer or RNR wait could have passed since the original.
+TEST_F(FabricTest, CopyARetryWaitAfterItsOriginalMayBeATimerResend) {
+  req(0, 9);
+  req(10 * us, 10);
+  const Verdict& v = req(kShortestRetryWaitNs + kFastestRoundTripNs, 9);
+  EXPECT_EQ(v.seq, SeqClass::retransmission);  // 192 ns after 10, but 10.2 us after 9
+  req(20 * us, 11);
+  req(30 * us, 12);
+  const Verdict& t = req(30 * us + 500, 11);  // 500 ns after 12, 10 us after 11
+  EXPECT_EQ(t.seq, SeqClass::retransmission);
+  EXPECT_TRUE(t.ambiguous);
+}
+
 TEST_F(FabricTest, IdenticalCopyWithNothingToTellIsAnAmbiguousRetransmission) {
   req(0, 9);
   req(us, 10);
