@@ -107,8 +107,9 @@ SeqClass RequestSequence::run_cause(const PacketInfo& p, const RequestContext& c
 // The packet after a NAK run's first resend shows how the requester
 // recovers, when there was more after that PSN to resend.
 RecoveryMode RequestSequence::learn_mode(const PacketInfo& p, bool continues) const {
+  // The same PSN again (a copy, or the resend after a late original) shows no shape.
   if ((run_ != SeqClass::gbn_resend && run_ != SeqClass::selective_resend) || run_length_ != 1 ||
-      !psn::after(run_end_, run_first_))
+      !psn::after(run_end_, run_first_) || p.psn == run_first_)
     return RecoveryMode::unknown;
   return continues && p.psn == psn::add(run_first_, 1) ? RecoveryMode::go_back_n : RecoveryMode::selective;
 }
@@ -137,10 +138,14 @@ std::optional<SeqResult> RequestSequence::copy_verdict(const PacketInfo& p, cons
   const RecentPackets::Entry* next = recent_.after(prev);
   const bool before_nak_resend = next && next->psn == psn::add(p.psn, 1) && p.ts_ns >= next->ts_ns &&
                                  p.ts_ns - next->ts_ns < rtt && spacing < kShortestRetryWaitNs + rtt;
-  r.mirror_proven = e.rewritten_from(*prev) || spacing < rtt || before_nak_resend;
+  // After a fill that answered its NAK, the late original and the resend
+  // come close together and the NAK did show: unless the point mirrors,
+  // only a rewrite proves a copy.
+  const bool after_fill = prev->frame == run_fill_frame_ && !here.mirrored;
+  r.mirror_proven = e.rewritten_from(*prev) || (!after_fill && (spacing < rtt || before_nak_resend));
   // Without proof it is still a copy where a resend's cause would show
   // (NAKs pass here, or the point mirrors), or when nothing came between.
-  if (r.mirror_proven || here.mirrored || here.responses_seen || prev->frame == last_frame_) {
+  if (r.mirror_proven || (!after_fill && (here.mirrored || here.responses_seen || prev->frame == last_frame_))) {
     r.seq = SeqClass::duplicate;
   } else {
     r.seq = SeqClass::retransmission;  // counted as the resend it may be
@@ -242,6 +247,8 @@ SeqResult RequestSequence::classify(const PacketInfo& p, const RequestContext& c
     if (auto copy = copy_verdict(p, ctx, here, cfg)) {
       if (copy->seq == SeqClass::duplicate) return *copy;  // a capture artefact: the flow's state is unchanged
       ambiguous = true;
+      // The fill may have been the late original: the NAK may be this one's.
+      if (copy->original_frame == run_fill_frame_) nak_used_frame_ = 0;
     }
     if (!seen) {
       if (auto late = late_verdict(p, ctx, here, cfg)) {
@@ -260,6 +267,7 @@ SeqResult RequestSequence::classify(const PacketInfo& p, const RequestContext& c
     run_end_ = highest_;
     run_first_ = p.psn;
     run_length_ = 0;
+    run_fill_frame_ = !seen && run_nak_frame_ && run_nak_frame_ == ctx.seq_nak.frame && ctx.seq_nak.psn == p.psn ? p.frame : 0;
   }
   ++run_length_;
   r.seq = is_read(p) && !seen && in_read_span(p.psn, ctx.pmtu) ? SeqClass::read_retry : run_;

@@ -129,6 +129,9 @@ class RequestSequence {
   uint64_t run_quiet_ns_ = 0;
   bool run_reorder_ = false;
   uint32_t nak_used_frame_ = 0;  // a NAK starts at most one run here
+  // A run's first packet when it filled a hole after the NAK for its PSN:
+  // it may have been the late original, and its next copy the resend.
+  uint32_t run_fill_frame_ = 0;
 
   std::array<Hole, 8> holes_{};
   uint32_t holes_next_ = 0;

@@ -70,6 +70,21 @@ TEST_F(FabricTest, FillFasterThanARoundTripIsTheLateOriginalEvenAfterItsNak) {
   EXPECT_FALSE(is_loss_sign(r));
 }
 
+// A late original more than a round trip after the hole, after its own
+// NAK, cannot be told from the resend (docs/analysis.md, the limit); its
+// next copy must then not pass for a mirror copy: it may be the resend.
+TEST_F(FabricTest, CopyOfAFillAfterItsNakIsNoMirrorCopy) {
+  bidirectional();
+  req(20 * us, 3);
+  const Verdict& nak = resp(21 * us, 2, test::kSynNakSeq);
+  EXPECT_EQ(req(30 * us, 2).seq, SeqClass::gbn_resend);  // the late original, taken for the resend
+  const Verdict& v = req(31 * us, 2);                     // the resend
+  EXPECT_EQ(v.seq, SeqClass::gbn_resend);
+  EXPECT_TRUE(v.ambiguous);
+  EXPECT_EQ(v.nak_frame, nak.frame);
+  EXPECT_EQ(req(31 * us + 100, 3).seq, SeqClass::gbn_resend);
+}
+
 TEST_F(FabricTest, NakForAPsnThatArrivedOutOfOrderIsCausedByReordering) {
   bidirectional();
   req(20 * us, 3);
