@@ -49,7 +49,9 @@ const pfc::PauseVerdict& Analyzer::process(const pfc::PauseFrame& f) {
 }
 
 void Analyzer::name_point(uint32_t point, std::string name) {
-  if (!point_names_.contains(point) && point_names_.size() >= cfg_.max_points) return;  // past roce.max_points
+  // One set of points: a named point is an admitted one, so past
+  // roce.max_points a point is neither analysed nor named.
+  if (!admit_point(point)) return;
   for (const auto& [n, gbps] : cfg_.point_gbps_by_name)
     if (n == name) cfg_.point_gbps.emplace_back(point, gbps);
   for (size_t i = 0; i < cfg_.path_order_names.size(); ++i)

@@ -60,20 +60,26 @@ std::string format_hop_report(const HopStats& stats, const std::string& filter) 
          "; match window " + us(cfg.match_window_ns) + " us; microburst above " + us(cfg.microburst_ns) + " us.\n";
 
   const auto lost = stats.losses();
+  const auto sizes = stats.sizes();
 
+  // The MTU columns: the longest frame that crossed, and the losses longer
+  // than it (mtu_mismatch when they are most of the hop's losses).
   TextTable hops({{"From", kLeft}, {"To", kLeft}, {"Matched"}, {"Lost"}, {"First lost"}, {"Reordered"},
                   {"First reordered"},
                   {"Latency min/p50/p99/p999/max (us)"}, {"Queue p99/max (us)"}, {"Bursts"}, {"Remarked"},
-                  {"CE set"}, {"TTL changed"}, {"Negative"}});
+                  {"CE set"}, {"TTL changed"}, {"Negative"}, {"VLAN changed"}, {"Largest passed (B)"},
+                  {"Lost longer"}});
   uint64_t negative = 0;
   for (const auto& [k, r] : stats.hops()) {
     const HopLoss l = lost.count(k) ? lost.at(k) : HopLoss{};
+    const auto z = sizes.find(k);
     hops.add_row({a->point_name(k.first), a->point_name(k.second), num(r.matched), num(l.lost),
                   l.lost ? num(l.first_loss_frame) : "-", num(l.reordered),
                   l.reordered ? num(l.first_reorder_frame) : "-",
                   r.negative ? signed_us(r.min_latency_ns) + " .. " + signed_us(r.max_latency_ns) : spread(r.latency_ns),
                   us(r.queue_ns.quantile(0.99)) + "/" + us(r.queue_ns.max()), num(r.bursts), num(r.remarked),
-                  num(r.ce_set), num(r.ttl_changed), num(r.negative)});
+                  num(r.ce_set), num(r.ttl_changed), num(r.negative), num(r.vlan_changed), num(r.largest_passed),
+                  num(z == sizes.end() ? 0 : z->second.above)});
     negative += r.negative;
   }
   out += "\nPer hop (upstream point -> downstream point)\n" + hops.render();

@@ -16,7 +16,7 @@ namespace {
 
 enum Column : guint {
   from, to, matched, lost, reordered, lat_min, lat_p50, lat_p99, lat_max, queue_p99, bursts, remarked, ce_set,
-  ecn_priority, ecn_estimate, ecn_onset, ecn_full, ecn_unmarked_max
+  ecn_priority, ecn_estimate, ecn_onset, ecn_full, ecn_unmarked_max, vlan_changed, largest_passed, lost_longer
 };
 
 class HopTable {
@@ -42,6 +42,10 @@ class HopTable {
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "ECN onset (ns)", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "ECN full marking (ns)", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Largest unmarked queue (ns)", "%u"},
+        // -z roce,hops's VLAN and MTU columns.
+        {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "VLAN changed", "%u"},
+        {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Largest passed (B)", "%u"},
+        {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Lost longer", "%u"},
     };
     return c;
   }
@@ -55,6 +59,7 @@ class HopTable {
     selected_ = {};
     row_of_.clear();
     lost_.clear();
+    sizes_.clear();
     rows_.reset();
   }
 
@@ -69,6 +74,7 @@ class HopTable {
     if (r.events && stats_.settle(*r.events, selected_, r.frame())) {
       lost_.clear();
       for (const auto& [hop, l] : stats_.losses()) lost_[hop] = l;
+      sizes_ = stats_.sizes();
       for (const auto& [hop, row] : row_of_) show_loss(hop, row);
       changed = true;
     }
@@ -88,13 +94,17 @@ class HopTable {
   FrameSet selected_;
   TableRows rows_;
   std::map<Hop, guint> row_of_;
-  std::map<Hop, hop::HopLoss> lost_;  // Lost and Reordered: HopStats's losses as last settled
+  // Lost, Reordered and Lost longer: HopStats's losses as last settled.
+  std::map<Hop, hop::HopLoss> lost_;
+  std::map<Hop, hop::SizeSplit> sizes_;
 
   void show_loss(const Hop& hop, guint row) {
     const auto it = lost_.find(hop);
     const hop::HopLoss l = it == lost_.end() ? hop::HopLoss{} : it->second;
     rows_.set_uint(row, lost, l.lost);
     rows_.set_uint(row, reordered, l.reordered);
+    const auto z = sizes_.find(hop);
+    rows_.set_uint(row, lost_longer, z == sizes_.end() ? 0 : z->second.above);
   }
 
   void show(const Hop& hop, const hop::HopRow& r, const Analyzer& a) {
@@ -113,6 +123,8 @@ class HopTable {
     rows_.set_uint(row, bursts, r.bursts);
     rows_.set_uint(row, remarked, r.remarked);
     rows_.set_uint(row, ce_set, r.ce_set);
+    rows_.set_uint(row, vlan_changed, r.vlan_changed);
+    rows_.set_uint(row, largest_passed, r.largest_passed);
     show_ecn(hop, row);
   }
 

@@ -2,7 +2,8 @@
 """The statistics tables (ui-stats/) in tshark and in the real Wireshark GUI.
 
 1. tshark -z roce,hop_table must say what -z roce,hops says for mp_drop (a
-   loss) and reorder_ooo (packets overtaken on the hop, not lost).
+   loss), reorder_ooo (packets overtaken on the hop, not lost), mp_mtu
+   (frames too long for a hop) and mp_vlan_strip (a tag stripped).
 2. roce.hop.latency_ns works as an I/O graph y-field (AVG, MAX, MIN, COUNT).
 3. Wireshark (Qt) under Xvfb opens the hop and the QP table at start
    (-z roce,hop_table, -z roce,qp_table); each dialog window must appear and
@@ -51,10 +52,12 @@ def text_hops(text):
             break
         cells = re.split(r"\s{2,}", line.strip())
         # From To Matched Lost First-lost Reordered First-reordered Latency Queue Bursts Remarked CE TTL Negative
+        # VLAN-changed Largest-passed Lost-longer
         lat = cells[7].split("/")
         rows.append({"From": cells[0], "To": cells[1], "Matched": cells[2], "Lost": cells[3], "Reordered": cells[5],
                      "lat": [lat[0], lat[1], lat[2], lat[4]], "queue_p99": cells[8].split("/")[0],
-                     "Bursts": cells[9], "Remarked": cells[10], "CE set": cells[11]})
+                     "Bursts": cells[9], "Remarked": cells[10], "CE set": cells[11], "VLAN changed": cells[14],
+                     "Largest passed (B)": cells[15], "Lost longer": cells[16]})
     return rows
 
 
@@ -73,9 +76,9 @@ def hop_table_agrees(capture):
         t = by_hop[(h["From"], h["To"])]
         got = [t["Matched"], t["Lost"], t["Reordered"], us(t["Latency min (ns)"]), us(t["Latency p50 (ns)"]),
                us(t["Latency p99 (ns)"]), us(t["Latency max (ns)"]), us(t["Queue p99 (ns)"]), t["Bursts"],
-               t["Remarked"], t["CE set"]]
+               t["Remarked"], t["CE set"], t["VLAN changed"], t["Largest passed (B)"], t["Lost longer"]]
         want = [h["Matched"], h["Lost"], h["Reordered"], *h["lat"], h["queue_p99"], h["Bursts"], h["Remarked"],
-                h["CE set"]]
+                h["CE set"], h["VLAN changed"], h["Largest passed (B)"], h["Lost longer"]]
         if got != want:
             raise Failure(f"{os.path.basename(capture)} hop {h['From']} -> {h['To']}: hop_table {got} != "
                           f"roce,hops {want}")
@@ -93,6 +96,16 @@ def check_tshark():
     moved = {k: (int(r["Lost"]), int(r["Reordered"])) for k, r in by_hop.items()}
     if moved != {("nic-a", "nic-b"): (0, 4), ("nic-b", "nic-a"): (0, 0)}:
         raise Failure(f"reorder_ooo (lost, reordered) by hop {moved}, want (0, 4) on nic-a -> nic-b only")
+    # Eight frames too long for leaf-1 -> nic-b, the longest that passed it 570 bytes.
+    _, by_hop = hop_table_agrees(os.path.join(CAPTURES, "mp_mtu.pcapng"))
+    mtu = {k: (int(r["Largest passed (B)"]), int(r["Lost longer"])) for k, r in by_hop.items() if int(r["Lost longer"])}
+    if mtu != {("leaf-1", "nic-b"): (570, 8)}:
+        raise Failure(f"mp_mtu (largest passed, lost longer) {mtu}, want (570, 8) on leaf-1 -> nic-b only")
+    # leaf-1 strips the tag of every frame from nic-a.
+    _, by_hop = hop_table_agrees(os.path.join(CAPTURES, "mp_vlan_strip.pcapng"))
+    vlan = {k: int(r["VLAN changed"]) for k, r in by_hop.items() if int(r["VLAN changed"])}
+    if vlan != {("nic-a", "leaf-1"): 16}:
+        raise Failure(f"mp_vlan_strip VLAN changes by hop {vlan}, want 16 on nic-a -> leaf-1 only")
 
     qps = simple_table(tshark("-n", "-q", "-r", CAPTURE, "-z", "roce,qp_table"), "RoCE QPs")
     if not qps or {r["Point"] for r in qps} != {"nic-a", "leaf-1", "nic-b"}:

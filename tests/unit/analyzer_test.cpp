@@ -322,6 +322,27 @@ TEST(Analyzer, PointAndFlowPointLimits) {
   EXPECT_TRUE(b.find(3)->first_unchecked);
 }
 
+// A point shown by a name alone (LLDP) takes a slot like one shown by
+// RoCE: the named points are exactly the admitted ones.
+TEST(Analyzer, NamedPointsAreTheAdmittedOnes) {
+  Config cfg;
+  cfg.max_points = 2;
+  StoredAnalysis a(cfg);
+  a.name_point(7, "lldp-only");
+  Wire w;
+  for (uint32_t point = 0; point < 2; ++point) {
+    w.point = point;
+    a.name_point(point, "p" + std::to_string(point));
+    a.process(w.req((point + 1) * us, 1));
+  }
+  EXPECT_EQ(a.point_name(7), "lldp-only");
+  EXPECT_EQ(a.point_name(0), "p0");
+  EXPECT_FALSE(a.find(1)->untracked());
+  EXPECT_EQ(a.point_name(1), "-");  // past the limit: neither named nor analysed
+  EXPECT_EQ(a.find(2)->beyond, LimitKind::points);
+  EXPECT_EQ(a.points(), (std::vector<uint32_t>{0, 7}));
+}
+
 TEST(Analyzer, PausingPortLimit) {
   Config cfg;
   cfg.max_pfc_ports = 2;
