@@ -301,9 +301,11 @@ void Analyzer::on_response(const PacketInfo& p, Verdict& v) {
   here.recent_responses.push(entry);
   check_read_responses(here, p, v);
   if (plain_ack) {
+    // Against the highest ACK: the ATOMIC ACK a duplicate ATOMIC draws
+    // again carries its own, older PSN and acknowledges nothing new.
     v.duplicate_ack = here.has_ack && !psn::after(p.psn, here.ack_psn);
+    if (!v.duplicate_ack) here.ack_psn = p.psn;
     here.has_ack = true;
-    here.ack_psn = p.psn;
   }
 
   if (self.paired == kNoId) return;
