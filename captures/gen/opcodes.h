@@ -34,12 +34,12 @@ constexpr bool is_atomic_request(uint8_t o) { return o == kCmpSwap || o == kFetc
 // Position of an RC request or READ RESPONSE packet within its message.
 constexpr bool starts_message(uint8_t o) {
   return o == kSendFirst || o == kSendOnly || o == kSendOnlyImm || o == kWriteFirst || o == kWriteOnly ||
-         o == kWriteOnlyImm || o == kReadRequest || o == kReadRespFirst || o == kReadRespOnly || o == kCmpSwap || o == kFetchAdd;
+         o == kWriteOnlyImm || o == kReadRequest || o == kReadRespFirst || o == kReadRespOnly || is_atomic_request(o);
 }
 constexpr bool ends_message(uint8_t o) {
   return o == kSendLast || o == kSendLastImm || o == kSendOnly || o == kSendOnlyImm || o == kWriteLast ||
          o == kWriteLastImm || o == kWriteOnly || o == kWriteOnlyImm || o == kReadRequest || o == kReadRespLast ||
-         o == kReadRespOnly || o == kCmpSwap || o == kFetchAdd;
+         o == kReadRespOnly || is_atomic_request(o);
 }
 
 }  // namespace roceshark::gen::op

@@ -545,7 +545,8 @@ class Parser {
     m.length = kAtomicLength;
     const bool fetch_add = m.type == MsgType::fetch_add;
     m.atomic.swap_add = fetch_add ? 1 : 0;
-    if (auto v = opt(fetch_add ? "add" : "swap")) m.atomic.swap_add = number(fetch_add ? "add" : "swap", *v, UINT64_MAX);
+    const char* operand = fetch_add ? "add" : "swap";
+    if (auto v = opt(operand)) m.atomic.swap_add = number(operand, *v, UINT64_MAX);
     if (!fetch_add)
       if (auto v = opt("compare")) m.atomic.compare = number("compare", *v, UINT64_MAX);
     post(m);

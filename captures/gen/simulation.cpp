@@ -770,7 +770,10 @@ void Simulation::deliver_request(const InFlight& p) {
   in.span = p.info.psn_span;
   in.read_length = p.msg_length;
   in.message = p.info.message;
-  if (op::is_atomic_request(p.info.opcode)) in.atomic = p.info.opcode == op::kCmpSwap, in.atomic_args = p.atomic;
+  if (op::is_atomic_request(p.info.opcode)) {
+    in.atomic = p.info.opcode == op::kCmpSwap;
+    in.atomic_args = p.atomic;
+  }
   for (const Reply& reply : st.resp[r].on_request(in, now_)) push_response(qp, r, reply);
   sync_flush(qp, r);
 }
