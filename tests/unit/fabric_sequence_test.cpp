@@ -305,6 +305,23 @@ TEST_F(FabricTest, AtomicAckDrawnAgainByTheTimerResend) {
   EXPECT_TRUE(resp(timer + 2 * us + 100, 3).duplicate_ack);  // 3 was acknowledged before the older ATOMIC ACK
 }
 
+// A responder answers a go-back-N run's first duplicate and each duplicate
+// with AckReq: two resends, two ACKs, byte for byte when its IP ID is 0.
+TEST_F(FabricTest, IdenticalAcksOfTwoResendsAreNoMirrorCopies) {
+  bidirectional();
+  req(3 * us, 2);
+  req(3 * us + 100, 3, true);
+  resp(5 * us, 3);
+  constexpr uint64_t timer = 1500 * us;
+  EXPECT_EQ(req(timer, 2).seq, SeqClass::timeout_retransmission);
+  EXPECT_EQ(req(timer + 100, 3, true).seq, SeqClass::timeout_retransmission);
+  EXPECT_TRUE(resp(timer + 2 * us, 3).duplicate_ack);
+  const Verdict& second = resp(timer + 2 * us + 90, 3);
+  EXPECT_NE(second.seq, SeqClass::duplicate);
+  EXPECT_TRUE(second.duplicate_ack);
+  EXPECT_EQ(resp(timer + 2 * us + 180, 3).seq, SeqClass::duplicate);  // a third: no resend left to draw it
+}
+
 TEST_F(FabricTest, NakAtThePsnWrapAfterReordering) {
   bidirectional();
   Wire far = w;
