@@ -3,7 +3,7 @@
 // recovery (IBA vol. 1 9.7.3-9.7.6): go-back-N after a PSN sequence error
 // NAK, resend from the oldest unacknowledged PSN when the transport timer
 // expires, and wait-then-resend after an RNR NAK. An ATOMIC completes only on
-// its ATOMIC ACKNOWLEDGE: a later ACK does not (9.7.5.1.6).
+// its ATOMIC ACKNOWLEDGE: a later ACK does not.
 //
 // It only decides; the simulation owns time and calls in. PSNs are 24-bit
 // and compared modulo 2^24.
