@@ -274,6 +274,7 @@ void Analyzer::on_request(const PacketInfo& p, Verdict& v) {
   const bool answered = p.ack_req || op.is_read_request || (p.opcode & 0x1F) == 19 || (p.opcode & 0x1F) == 20;
   if (is_retransmission(r.seq)) fp.pending.on_request(p.psn, p.ts_ns, p.frame, true);
   else if (answered) fp.pending.on_request(p.psn, p.ts_ns, p.frame, false);
+  if (is_retransmission(r.seq) && f.paired != kNoId) ++flow_point(f.paired, p.point).resends_to_answer;
 }
 
 void Analyzer::on_response(const PacketInfo& p, Verdict& v) {
@@ -288,10 +289,14 @@ void Analyzer::on_response(const PacketInfo& p, Verdict& v) {
   const auto entry = RecentPackets::Entry::of(p);
   // The same response again is a mirror copy, unless a request resent
   // since could have drawn it again (a re-issued READ is answered byte for
-  // byte, a repeated request gets its ACK again); a NAK is sent once. A copy
-  // taken after a router is a mirror copy in any case.
+  // byte, a repeated request gets its ACK again), or a resend that passed
+  // here before it is still unanswered (two resends, two identical ACKs);
+  // a NAK is sent once. A copy taken after a router is a mirror copy in any
+  // case.
   const auto drawn_again = [&](const RecentPackets::Entry& prev) {
-    return s.kind != AckKind::nak && self.paired != kNoId && flows_[self.paired].last_resend_ts >= prev.ts_ns;
+    if (s.kind == AckKind::nak || self.paired == kNoId) return false;
+    return flows_[self.paired].last_resend_ts >= prev.ts_ns ||
+           (here.resends_to_answer > 0 && !mirrored_points_.contains(p.point));
   };
   if (const auto* prev = here.recent_responses.find_same(entry);
       prev && p.ts_ns - std::min(p.ts_ns, prev->ts_ns) <= cfg_.duplicate_window_ns &&
@@ -301,11 +306,14 @@ void Analyzer::on_response(const PacketInfo& p, Verdict& v) {
     return;
   }
   here.recent_responses.push(entry);
+  if (here.resends_to_answer > 0) --here.resends_to_answer;
   check_read_responses(here, p, v);
   if (plain_ack) {
+    // Against the highest ACK: the ATOMIC ACK a duplicate ATOMIC draws
+    // again carries its own, older PSN and acknowledges nothing new.
     v.duplicate_ack = here.has_ack && !psn::after(p.psn, here.ack_psn);
+    if (!v.duplicate_ack) here.ack_psn = p.psn;
     here.has_ack = true;
-    here.ack_psn = p.psn;
   }
 
   if (self.paired == kNoId) return;

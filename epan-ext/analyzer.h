@@ -91,6 +91,9 @@ class Analyzer {
     bool has_ack = false;
     uint32_t ack_psn = 0;
     RecentPackets recent_responses;
+    // Resent requests of the paired flow that passed here and no response of
+    // this flow has answered since: each may draw one response again.
+    uint32_t resends_to_answer = 0;
     uint64_t min_rtt_ns = 0;   // of its requests here, 0 until sampled
     bool in_read = false;      // READ responses this flow sends here: the next PSN due
     uint32_t read_next = 0;

@@ -4,6 +4,7 @@
 #pragma once
 #include <memory>
 
+#include "captures/gen/atomic.h"
 #include "captures/gen/faults.h"
 #include "captures/gen/frame.h"
 #include "captures/gen/packet_builder.h"
@@ -19,6 +20,7 @@ struct InFlight {
   Fates fates;
   size_t hop = 0;  // the node it is travelling to
   uint64_t msg_length = 0;  // of the message a request belongs to (a READ's DMA length)
+  AtomicArgs atomic;        // an ATOMIC request's operands
   bool ce = false;
   bool corrupt = false;
   // Waits at the current point in a busy period a PFC pause began: recorded

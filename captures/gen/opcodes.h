@@ -23,18 +23,23 @@ inline constexpr uint8_t kReadRespMiddle = 0x0E;
 inline constexpr uint8_t kReadRespLast = 0x0F;
 inline constexpr uint8_t kReadRespOnly = 0x10;
 inline constexpr uint8_t kAck = 0x11;
+inline constexpr uint8_t kAtomicAck = 0x12;
+inline constexpr uint8_t kCmpSwap = 0x13;
+inline constexpr uint8_t kFetchAdd = 0x14;
 inline constexpr uint8_t kUdSendOnly = 0x64;
 inline constexpr uint8_t kCnp = 0x81;
+
+constexpr bool is_atomic_request(uint8_t o) { return o == kCmpSwap || o == kFetchAdd; }
 
 // Position of an RC request or READ RESPONSE packet within its message.
 constexpr bool starts_message(uint8_t o) {
   return o == kSendFirst || o == kSendOnly || o == kSendOnlyImm || o == kWriteFirst || o == kWriteOnly ||
-         o == kWriteOnlyImm || o == kReadRequest || o == kReadRespFirst || o == kReadRespOnly;
+         o == kWriteOnlyImm || o == kReadRequest || o == kReadRespFirst || o == kReadRespOnly || is_atomic_request(o);
 }
 constexpr bool ends_message(uint8_t o) {
   return o == kSendLast || o == kSendLastImm || o == kSendOnly || o == kSendOnlyImm || o == kWriteLast ||
          o == kWriteLastImm || o == kWriteOnly || o == kWriteOnlyImm || o == kReadRequest || o == kReadRespLast ||
-         o == kReadRespOnly;
+         o == kReadRespOnly || is_atomic_request(o);
 }
 
 }  // namespace roceshark::gen::op

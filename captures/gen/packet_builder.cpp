@@ -31,7 +31,9 @@ void put_bth(ByteWriter& w, const Bth& b) {
 
 void put_extensions(ByteWriter& w, const Extensions& e) {
   if (e.reth) w.u64(e.reth->va), w.u32(e.reth->rkey), w.u32(e.reth->dma_len);
+  if (e.atomic) w.u64(e.atomic->va), w.u32(e.atomic->rkey), w.u64(e.atomic->swap_add), w.u64(e.atomic->compare);
   if (e.aeth) w.u8(e.aeth->syndrome), w.u24(e.aeth->msn);
+  if (e.atomic_ack) w.u64(*e.atomic_ack);
   if (e.deth) w.u32(e.deth->qkey), w.u8(0), w.u24(e.deth->src_qp);
   if (e.imm) w.u32(*e.imm);
 }

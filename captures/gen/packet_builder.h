@@ -5,7 +5,8 @@
 //   Ethernet II [802.1Q] | IPv6 | UDP 4791 | BTH | ext | payload | pad | ICRC   (RoCEv2, IPv6)
 //   Ethernet II [802.1Q] 0x8915 | GRH | BTH | ext | payload | pad | ICRC         (RoCEv1)
 //
-// ext is RETH, AETH, DETH and ImmDt in that order, as the opcode needs.
+// ext is RETH or AtomicETH, AETH [AtomicAckETH], DETH and ImmDt in that order,
+// as the opcode needs.
 // No FCS; frames shorter than 60 bytes get Ethernet padding after the ICRC.
 #pragma once
 #include <cstdint>
@@ -58,6 +59,12 @@ struct Reth {
   uint32_t rkey = 0;
   uint32_t dma_len = 0;
 };
+struct AtomicEth {  // CmpSwap and FetchAdd: 28 bytes
+  uint64_t va = 0;
+  uint32_t rkey = 0;
+  uint64_t swap_add = 0;
+  uint64_t compare = 0;
+};
 struct Aeth {
   uint8_t syndrome = 0;
   uint32_t msn = 0;
@@ -69,7 +76,9 @@ struct Deth {
 
 struct Extensions {
   std::optional<Reth> reth;
+  std::optional<AtomicEth> atomic;
   std::optional<Aeth> aeth;
+  std::optional<uint64_t> atomic_ack;  // AtomicAckETH: the original remote data
   std::optional<Deth> deth;
   std::optional<uint32_t> imm;
 };

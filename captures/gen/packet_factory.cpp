@@ -141,6 +141,11 @@ PacketPtr PacketFactory::request(size_t qp, int side, const RequestPacket& r, Ns
     ext.reth = Reth{0x7F0000000000ull + (k & 0xFFFFFFF000ull) + skipped,
                     static_cast<uint32_t>(key(qp, side, 0, 0, 0x4B)), static_cast<uint32_t>(r.length - skipped)};
   }
+  if (r.seg.atomic_eth) {  // every ATOMIC of a requester works on the same 8-byte target
+    const uint64_t k = key(qp, side, 0, 0, 0xA70);
+    ext.atomic = AtomicEth{0x7E0000000000ull + (k & 0xFFFFFFFF8ull), static_cast<uint32_t>(key(qp, side, 0, 0, 0xA7B)),
+                           r.atomic.swap_add, r.atomic.compare};
+  }
   if (r.seg.imm) ext.imm = static_cast<uint32_t>(key(qp, side, r.message, r.copy, 0x1AA));
   scratch_.resize(r.seg.payload);
   fill_bytes(key(qp, side, r.message, r.copy, r.seg.index), scratch_);
@@ -155,18 +160,21 @@ PacketPtr PacketFactory::request(size_t qp, int side, const RequestPacket& r, Ns
   p->info.psn_span = r.span;
   p->info.cause = r.cause;
   p->info.message = r.message;
+  p->atomic = r.atomic;
   return p;
 }
 
 PacketPtr PacketFactory::reply(size_t qp, int resp_side, const Reply& r, Ns now) {
   const Qp& q = sc_.qps[qp];
+  const bool atomic = r.kind == Reply::Kind::atomic_ack;
   Bth bth;
-  bth.opcode = op::kAck;
+  bth.opcode = atomic ? op::kAtomicAck : op::kAck;
   bth.pkey = q.pkey;
   bth.dest_qp = q.side[1 - resp_side].qpn;
   bth.psn = r.psn;
   Extensions ext;
   ext.aeth = Aeth{r.syndrome, r.msn};
+  if (atomic) ext.atomic_ack = r.original;
   auto p = make(qp, resp_side, bth, ext, {}, marking_now(qp, resp_side, now));
   p->info.kind = aeth::is_ack(r.syndrome) ? FrameKind::ack : FrameKind::nak;
   p->info.req_side = 1 - resp_side;

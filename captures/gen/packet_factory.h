@@ -30,7 +30,7 @@ class PacketFactory {
 
   // `now` is when the packet is built: `marking` directives take effect by it.
   PacketPtr request(size_t qp, int side, const RequestPacket& r, Ns now);
-  // An ACK or NAK from the responder at `resp_side`.
+  // An ACK, NAK or ATOMIC ACKNOWLEDGE from the responder at `resp_side`.
   PacketPtr reply(size_t qp, int resp_side, const Reply& r, Ns now);
   // Packet `index` of the response to the READ at `read_psn`.
   PacketPtr read_response(size_t qp, int resp_side, const Reply& read, uint32_t index, Ns now);

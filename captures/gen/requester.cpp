@@ -69,6 +69,7 @@ RequestPacket Requester::build(const Active& m, uint32_t psn, Cause cause) const
   p.length = w.length;
   p.first_psn = m.first_psn;
   if (w.type == MsgType::read) p.read_skip = index;  // a READ re-issued for what is missing
+  p.atomic = w.atomic;
   return p;
 }
 
@@ -110,9 +111,19 @@ void Requester::advance_una(uint32_t to, Ns now) {
   else timer_ = now + cfg_.timeout;
 }
 
-bool Requester::on_ack(uint32_t p, Ns now) {
+bool Requester::on_ack(uint32_t p, Ns now, bool atomic_ack) {
   uint32_t before = una_;
-  advance_una(psn::add(p, 1), now);
+  uint32_t to = psn::add(p, 1);
+  // An ATOMIC whose ATOMIC ACK has not come stays unacknowledged: only the
+  // timer (or a NAK) resends it, and the responder answers that resend from
+  // its saved result.
+  for (const Active& a : active_)
+    if (is_atomic(work_[a.work].type) && psn::diff(a.first_psn, una_) >= 0 && psn::diff(a.first_psn, p) <= 0 &&
+        !(atomic_ack && a.first_psn == p)) {
+      to = a.first_psn;
+      break;
+    }
+  advance_una(to, now);
   return una_ != before;
 }
 

@@ -2,7 +2,8 @@
 // The send side of one RC QP: PSN assignment, the outstanding window, and
 // recovery (IBA vol. 1 9.7.3-9.7.6): go-back-N after a PSN sequence error
 // NAK, resend from the oldest unacknowledged PSN when the transport timer
-// expires, and wait-then-resend after an RNR NAK.
+// expires, and wait-then-resend after an RNR NAK. An ATOMIC completes only on
+// its ATOMIC ACKNOWLEDGE: a later ACK does not.
 //
 // It only decides; the simulation owns time and calls in. PSNs are 24-bit
 // and compared modulo 2^24.
@@ -12,6 +13,7 @@
 #include <optional>
 #include <vector>
 
+#include "captures/gen/atomic.h"
 #include "captures/gen/frame.h"
 #include "captures/gen/segmentation.h"
 #include "captures/gen/units.h"
@@ -41,6 +43,7 @@ struct WorkRequest {
   Ns at = 0;
   uint64_t repeat = 1;
   Ns every = 0;
+  AtomicArgs atomic;  // CmpSwap, FetchAdd
 };
 
 struct RequestPacket {
@@ -57,6 +60,7 @@ struct RequestPacket {
   // skipped (the RETH VA advances by that many MTUs and the DMA length
   // shrinks by as many bytes); `span` is what is left.
   uint32_t read_skip = 0;
+  AtomicArgs atomic;  // CmpSwap, FetchAdd
 };
 
 class Requester {
@@ -73,8 +77,9 @@ class Requester {
   // NAK turnaround or RNR wait); nothing if only an ACK can unblock it.
   std::optional<Ns> wake_time(Ns now) const;
 
-  // Responses. All return true when they changed anything.
-  bool on_ack(uint32_t psn, Ns now);
+  // Responses. All return true when they changed anything. `atomic_ack`:
+  // an ATOMIC ACKNOWLEDGE, the only ACK that completes the ATOMIC at `psn`.
+  bool on_ack(uint32_t psn, Ns now, bool atomic_ack = false);
   bool on_nak_seq(uint32_t psn, Ns now);
   bool on_rnr(uint32_t psn, Ns wait, Ns now);
   bool on_read_response(uint32_t psn, bool last, Ns now);

@@ -7,6 +7,12 @@
 #include "epan-ext/psn.h"
 
 namespace roceshark::gen {
+namespace {
+
+// ATOMIC results a responder keeps for duplicates (its "responder resources").
+constexpr size_t kSavedAtomics = 16;
+
+}  // namespace
 
 Responder::Responder(uint32_t start_psn, Ns coalesce) : epsn_(start_psn), coalesce_(coalesce) {}
 
@@ -37,6 +43,11 @@ std::vector<Reply> Responder::on_request(const Incoming& in, Ns now) {
     if (in.read) {  // READs are re-executed (9.7.5.1.3)
       out.push_back({Reply::Kind::read_response, in.psn, aeth::kAckInvalidCredit, msn_, false, in.span, in.read_length});
       return out;
+    }
+    if (in.atomic) {  // answered from the saved result, not executed again (9.7.5.1.3)
+      for (const Reply& r : atomic_saved_)
+        if (r.psn == in.psn) out.push_back(r);
+      if (!out.empty()) return out;
     }
     const bool first_of_run = !in_dup_run_;
     in_dup_run_ = true;
@@ -74,6 +85,14 @@ void Responder::accept(const Incoming& in, Ns now, std::vector<Reply>& out, bool
     if (ack) ack_due(psn::add(in.psn, -1), now, out), ack = false;
     if (auto p = on_flush(now)) out.push_back(*p);  // keep responses in PSN order
     out.push_back({Reply::Kind::read_response, in.psn, aeth::kAckInvalidCredit, msn_, false, in.span, in.read_length});
+  } else if (in.atomic) {
+    if (ack) ack_due(psn::add(in.psn, -1), now, out), ack = false;
+    if (auto p = on_flush(now)) out.push_back(*p);  // keep responses in PSN order
+    Reply r{Reply::Kind::atomic_ack, in.psn, aeth::kAckInvalidCredit, msn_};
+    r.original = execute_atomic(*in.atomic, in.atomic_args, target_);
+    atomic_saved_.push_back(r);
+    if (atomic_saved_.size() > kSavedAtomics) atomic_saved_.pop_front();
+    out.push_back(r);
   } else if (in.ackreq) {
     ack = true;
   }

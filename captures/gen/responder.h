@@ -6,9 +6,13 @@
 //                a READ is answered by its response instead.
 //   PSN >  ePSN  one NAK "PSN sequence error" (PSN = ePSN) per hole; drop
 //                everything until ePSN arrives.
-//   PSN <  ePSN  duplicate: re-execute a READ; otherwise ACK with ePSN-1 on
-//                the first duplicate of a run and on every duplicate that
-//                has AckReq.
+//   PSN <  ePSN  duplicate: re-execute a READ; answer an ATOMIC again from
+//                its saved ATOMIC ACKNOWLEDGE, without executing it again
+//                (9.7.5.1.3); otherwise ACK with ePSN-1 on the first
+//                duplicate of a run and on every duplicate that has AckReq.
+//
+// An ATOMIC is executed once, on the 8-byte target of this end (it starts at
+// 0), and answered by an ATOMIC ACKNOWLEDGE carrying the original value.
 //
 // Out-of-order placement (`ooo=`, as NICs built for adaptive routing do):
 //   PSN >  ePSN  placed and remembered, no NAK; when ePSN arrives it advances
@@ -24,10 +28,12 @@
 // the chosen message, once.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <vector>
 
+#include "captures/gen/atomic.h"
 #include "captures/gen/frame.h"
 #include "captures/gen/scenario.h"
 #include "captures/gen/units.h"
@@ -43,10 +49,12 @@ struct Incoming {
   uint32_t span = 1;   // PSNs consumed
   uint64_t read_length = 0;
   size_t message = kNoMessage;  // scenario message index
+  std::optional<bool> atomic;   // an ATOMIC: whether a CmpSwap (else a FetchAdd)
+  AtomicArgs atomic_args;
 };
 
 struct Reply {
-  enum class Kind : uint8_t { ack, nak, read_response };
+  enum class Kind : uint8_t { ack, nak, read_response, atomic_ack };
   Kind kind = Kind::ack;
   uint32_t psn = 0;
   uint8_t syndrome = 0;
@@ -54,6 +62,7 @@ struct Reply {
   bool fatal = false;       // a NAK that puts the QP in the error state
   uint32_t read_span = 0;   // READ: response packets, starting at psn
   uint64_t read_length = 0;
+  uint64_t original = 0;    // ATOMIC ACKNOWLEDGE: the target's value before the ATOMIC
 };
 
 class Responder {
@@ -103,6 +112,8 @@ class Responder {
   std::optional<Ns> ooo_nak_;
   std::vector<Incoming> placed_;  // beyond the hole, in arrival order
   std::optional<Ns> nak_at_;      // when the open hole is NAKed
+  uint64_t target_ = 0;           // what ATOMICs work on
+  std::deque<Reply> atomic_saved_;  // the latest ATOMIC ACKNOWLEDGEs, to answer duplicates
 };
 
 }  // namespace roceshark::gen

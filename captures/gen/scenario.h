@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "captures/gen/addresses.h"
+#include "captures/gen/atomic.h"
 #include "captures/gen/packet_builder.h"
 #include "captures/gen/queue_burst.h"
 #include "captures/gen/segmentation.h"
@@ -165,6 +166,7 @@ struct Message {
   Ns at = 0;  // after the QP may start sending
   uint64_t repeat = 1;
   Ns every = 0;
+  AtomicArgs atomic;  // `atomic`: add=, or compare= and swap=
   int line = 0;
 };
 

@@ -146,7 +146,8 @@ class Parser {
         {"mirror", &Parser::mirror},       {"capture", &Parser::capture},
         {"qp", &Parser::qp_line},          {"cm", &Parser::cm},
         {"send", &Parser::message},        {"write", &Parser::message},
-        {"read", &Parser::message},        {"drop", &Parser::drop},
+        {"read", &Parser::message},        {"atomic", &Parser::atomic},
+        {"drop", &Parser::drop},
         {"corrupt", &Parser::corrupt},     {"ecn_mark", &Parser::ecn_mark},
         {"reorder", &Parser::reorder},
         {"rnr", &Parser::rnr},             {"nak", &Parser::nak},
@@ -528,6 +529,31 @@ class Parser {
       if (m.type == MsgType::read) fail("a READ carries no immediate data");
       m.imm = true;
     }
+    post(m);
+  }
+
+  void atomic() {
+    want_words(4, 4, "atomic <qp> <from-host> fetchadd|cmpswap [add=N | compare=N swap=N] [id=NAME] [at=T] "
+                     "[repeat=N] [every=T]");
+    Message m;
+    m.line = line_;
+    if (words_[3] == "fetchadd") m.type = MsgType::fetch_add;
+    else if (words_[3] == "cmpswap") m.type = MsgType::cmp_swap;
+    else fail("an ATOMIC is 'fetchadd' or 'cmpswap', not '" + std::string(words_[3]) + "'");
+    m.qp = qp(words_[1]);
+    m.side = side_of(sc_.qps[m.qp], words_[2]);
+    m.length = kAtomicLength;
+    const bool fetch_add = m.type == MsgType::fetch_add;
+    m.atomic.swap_add = fetch_add ? 1 : 0;
+    const char* operand = fetch_add ? "add" : "swap";
+    if (auto v = opt(operand)) m.atomic.swap_add = number(operand, *v, UINT64_MAX);
+    if (!fetch_add)
+      if (auto v = opt("compare")) m.atomic.compare = number("compare", *v, UINT64_MAX);
+    post(m);
+  }
+
+  // The options every work request takes, then onto its send queue.
+  void post(Message& m) {
     if (auto v = opt("at")) m.at = duration("at", *v);
     if (auto v = opt("repeat")) {
       m.repeat = number("repeat", *v, 1ull << 40);
@@ -657,7 +683,7 @@ class Parser {
     r.rnr = true;
     if (auto t = opt("timer")) r.rnr_timer = static_cast<uint8_t>(number("timer", *t, 31));
     const Message& m = sc_.messages[r.message];
-    if (m.type == MsgType::read || (m.type == MsgType::write && !m.imm))
+    if (m.type != MsgType::send && !(m.type == MsgType::write && m.imm))
       fail("only a SEND or a WRITE with immediate consumes a receive WQE, so only those get RNR");
     check_one_reply(r.message);
     sc_.replies.push_back(r);

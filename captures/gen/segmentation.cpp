@@ -36,6 +36,11 @@ Segment request_segment(MsgType type, bool imm, uint64_t length, uint32_t mtu, u
     s.first = s.last = s.reth = true;
     return s;
   }
+  if (is_atomic(type)) {
+    s.opcode = type == MsgType::fetch_add ? op::kFetchAdd : op::kCmpSwap;
+    s.first = s.last = s.atomic_eth = true;
+    return s;
+  }
   const uint32_t n = packet_count(length, mtu);
   const Family& f = type == MsgType::send ? kSend : kWrite;
   s.first = index == 0;
@@ -67,11 +72,13 @@ Segment read_response_segment(uint64_t length, uint32_t mtu, uint32_t index) {
   return s;
 }
 
-// The same count for every type: a READ REQUEST stands for its responses.
-uint32_t psn_span(MsgType, uint64_t length, uint32_t mtu) { return packet_count(length, mtu); }
+// A READ REQUEST stands for its responses; an ATOMIC has one response.
+uint32_t psn_span(MsgType type, uint64_t length, uint32_t mtu) {
+  return is_atomic(type) ? 1 : packet_count(length, mtu);
+}
 
 uint32_t request_packets(MsgType type, uint64_t length, uint32_t mtu) {
-  return type == MsgType::read ? 1 : packet_count(length, mtu);
+  return type == MsgType::read || is_atomic(type) ? 1 : packet_count(length, mtu);
 }
 
 }  // namespace roceshark::gen

@@ -109,7 +109,7 @@ Simulation::Simulation(const Scenario& sc)
   }
   for (size_t m = 0; m < sc.messages.size(); ++m) {
     const Message& msg = sc.messages[m];
-    qps_[msg.qp].req[msg.side].add_work({m, msg.type, msg.length, msg.imm, msg.at, msg.repeat, msg.every});
+    qps_[msg.qp].req[msg.side].add_work({m, msg.type, msg.length, msg.imm, msg.at, msg.repeat, msg.every, msg.atomic});
   }
   for (const ForcedReply& r : sc.replies) {
     const Message& msg = sc.messages[r.message];
@@ -770,6 +770,10 @@ void Simulation::deliver_request(const InFlight& p) {
   in.span = p.info.psn_span;
   in.read_length = p.msg_length;
   in.message = p.info.message;
+  if (op::is_atomic_request(p.info.opcode)) {
+    in.atomic = p.info.opcode == op::kCmpSwap;
+    in.atomic_args = p.atomic;
+  }
   for (const Reply& reply : st.resp[r].on_request(in, now_)) push_response(qp, r, reply);
   sync_flush(qp, r);
 }
@@ -781,7 +785,7 @@ void Simulation::deliver_reply(const InFlight& p) {
   if (st.error) return;
   Requester& rq = st.req[s];
   const uint8_t syn = p.info.syndrome;
-  if (aeth::is_ack(syn)) rq.on_ack(p.info.psn, now_);
+  if (aeth::is_ack(syn)) rq.on_ack(p.info.psn, now_, p.info.opcode == op::kAtomicAck);
   else if (aeth::is_rnr(syn)) rq.on_rnr(p.info.psn, rnr_timer_ns(syn & 0x1F), now_);
   else if (syn == aeth::kNakPsnSeqError) rq.on_nak_seq(p.info.psn, now_);
   else return fail_qp(qp);  // invalid request, remote access or operational error

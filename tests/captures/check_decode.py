@@ -40,6 +40,10 @@ frame twice:
     previous queued frame, or longer by a `reorder`'s by= on a reordered one;
   * READs re-issued from a missing response (at its PSN, DMA length the
     bytes still missing), the first response to one a FIRST (or ONLY);
+  * ATOMICs: the AtomicETH swap/add and compare data the scenario gives,
+    and every ATOMIC ACKNOWLEDGE (one at an ATOMIC's PSN only) carrying the
+    target's value before that ATOMIC, the ATOMICs run once each in PSN
+    order on a target starting at 0;
   * the pauses: no RoCE frame passes a point towards a pausing device in a
     class while a PFC window is in force there; every frame the truth file
     calls paused travels towards the pausing device (whatever its MACs: a
@@ -73,6 +77,7 @@ FIELDS = [
     'infiniband.bth.opcode', 'infiniband.bth.destqp', 'infiniband.bth.psn', 'infiniband.bth.a',
     'infiniband.bth.p_key', 'infiniband.bth.padcnt',
     'infiniband.aeth.syndrome', 'infiniband.aeth.msn', 'infiniband.reth.dmalen', 'infiniband.deth.srcqp',
+    'infiniband.atomiceth.swapdt', 'infiniband.atomiceth.cmpdt', 'infiniband.atomicacketh.origremdt',
     'infiniband.mad.mgmtclass', 'infiniband.mad.attributeid',
     'infiniband.cm.req.localqpn', 'infiniband.cm.req.startpsn',
     'infiniband.cm.rep.localqpn', 'infiniband.cm.rep.startpsn', 'infiniband.cm.rep.remotecommid',
@@ -104,7 +109,8 @@ GROUP_MALFORMED = 0x07000000
 NAK_SYNDROME = {'nak:seq': 0x60, 'nak:inv-req': 0x61, 'nak:rem-access': 0x62, 'nak:rem-op': 0x63}
 CM_ATTR = {'cm-req': 0x10, 'cm-rep': 0x13, 'cm-rtu': 0x14}
 # Extension header bytes between the BTH and the payload, by opcode.
-EXT_LEN = {op: (16 if op in scn.RETH else 0) + (4 if op in scn.IMM else 0) + (4 if op in scn.AETH else 0)
+EXT_LEN = {op: (16 if op in scn.RETH else 0) + (28 if op in scn.ATOMIC else 0) + (4 if op in scn.IMM else 0) +
+           (4 if op in scn.AETH else 0) + (8 if op == scn.ATOMIC_ACK else 0)
            for op in range(0x100)}
 EXT_LEN[0x64] = 8  # DETH
 
@@ -635,6 +641,10 @@ class Checker:
         self.expect(n, 'pad count', pad, (4 - want_pay % 4) % 4)
         if opcode in scn.RETH:
             self.expect(n, 'RETH DMA length', num(t['infiniband.reth.dmalen']), q.messages[side][m][1])
+        if opcode in scn.ATOMIC:
+            swap_add, compare, _ = q.atomics[side][m]
+            self.expect(n, 'AtomicETH swap/add data', num(t['infiniband.atomiceth.swapdt']), swap_add)
+            self.expect(n, 'AtomicETH compare data', num(t['infiniband.atomiceth.cmpdt']), compare)
         msg_id = q.messages[side][m][3]
         if msg_id and 'msg=' + msg_id not in note:
             self.err(n, 'note lacks msg=%s' % msg_id)
@@ -659,7 +669,11 @@ class Checker:
         verdict = r['verdict']
         syn = num(t['infiniband.aeth.syndrome'])
         msn = num(t['infiniband.aeth.msn'])
-        self.expect(n, 'ACK/NAK opcode', num(t['infiniband.bth.opcode']), 0x11)
+        opcode = num(t['infiniband.bth.opcode'])
+        if opcode == scn.ATOMIC_ACK:
+            self.atomic_ack(n, t, q, req_side, psn)
+        else:
+            self.expect(n, 'ACK/NAK opcode', opcode, 0x11)
         if r['kind'] == 'ack':
             self.expect(n, 'ACK syndrome', syn, 0x1F)
         elif verdict == 'nak:rnr':
@@ -676,6 +690,18 @@ class Checker:
         off = (psn - q.psn[req_side]) & scn.PSN_MASK
         done = bisect.bisect_right(ends, off) if syn & 0x60 == 0 else bisect.bisect_left(ends, off)
         self.expect(n, 'AETH MSN', msn, done)
+
+    def atomic_ack(self, n, t, q, req_side, psn):
+        """An ATOMIC ACKNOWLEDGE answers an ATOMIC at its PSN with the target's
+        value before that ATOMIC, every time it is sent."""
+        if q.psn is None:
+            return
+        off = (psn - q.psn[req_side]) & scn.PSN_MASK
+        reqs, _ = scn.expected_requests(q, req_side)
+        if off not in reqs or reqs[off][0] not in scn.ATOMIC:
+            return self.err(n, 'ATOMIC ACKNOWLEDGE at PSN offset %d, which is no ATOMIC of %s' % (off, q.name))
+        want = q.atomics[req_side][reqs[off][2]][2]
+        self.expect(n, 'AtomicAckETH original data', num(t['infiniband.atomicacketh.origremdt']), want)
 
     def read_response(self, n, t, q, req_side, psn, opcode):
         if opcode not in scn.READ_RESPONSES:

@@ -44,13 +44,19 @@ constexpr std::string_view kScapySendOnly =
     "02000000000b02000000000a810060640800456a003412344000401114190a0000010a000002c12312b7002000000410ffff00000012"
     "800000644142434445464700326af374";
 
-TEST(PacketBuilder, MatchesScapyByteForByte) {
+// A request from a to b's QP 0x12 at PSN 100, with AckReq.
+Bth request_bth(uint8_t opcode) {
   Bth b;
-  b.opcode = op::kSendOnly;
-  b.pad = 1;
+  b.opcode = opcode;
   b.dest_qp = 0x12;
   b.ackreq = true;
   b.psn = 100;
+  return b;
+}
+
+TEST(PacketBuilder, MatchesScapyByteForByte) {
+  Bth b = request_bth(op::kSendOnly);
+  b.pad = 1;
   const std::vector<uint8_t> payload{'A', 'B', 'C', 'D', 'E', 'F', 'G'};
   BuiltFrame f = build_frame(link(true), net_v4(), b, {}, payload);
   EXPECT_EQ(hex(f.bytes), kScapySendOnly);
@@ -65,20 +71,44 @@ constexpr std::string_view kScapyAck =
     "02000000000a02000000000b0800456a0030000740004011264a0a0000020a000001c12312b7001c00001100ffff0000001100fffffe"
     "1f000005ed7ecbe1";
 
-TEST(PacketBuilder, AckMatchesScapy) {
+// A response from b to a's QP 0x11 (AETH: ACK, MSN 5): link(false) and
+// net_v4() the other way, IP ID 7.
+BuiltFrame ack_from_b(uint8_t opcode, uint32_t psn, Extensions e = {}) {
+  Bth b;
+  b.opcode = opcode;
+  b.dest_qp = 0x11;
+  b.psn = psn;
+  e.aeth = Aeth{0x1F, 5};
   LinkHeader l = link(false);
   std::swap(l.src, l.dst);
   NetHeader n = net_v4();
   std::swap(n.src4, n.dst4);
   n.ip_id = 7;
-  Bth b;
-  b.opcode = op::kAck;
-  b.dest_qp = 0x11;
-  b.psn = 0xFFFFFE;
+  return build_frame(l, n, b, e, {});
+}
+
+TEST(PacketBuilder, AckMatchesScapy) {
+  EXPECT_EQ(hex(ack_from_b(op::kAck, 0xFFFFFE).bytes), kScapyAck);  // 62 bytes: no Ethernet padding needed
+}
+
+// scapy: an untagged FetchAdd (AtomicETH VA 0x7e0000001000, R_Key 0x1234,
+// add 5, compare 0) at PSN 100, and the ATOMIC ACKNOWLEDGE answering it
+// (AETH 0x1f, MSN 5, original data 0x0123456789abcdef).
+constexpr std::string_view kScapyFetchAdd =
+    "02000000000b02000000000a0800456a004812344000401114050a0000010a000002c12312b7003400001400ffff000000128000006400"
+    "007e0000001000000012340000000000000005000000000000000045d543bf";
+constexpr std::string_view kScapyAtomicAck =
+    "02000000000a02000000000b0800456a003800074000401126420a0000020a000001c12312b7002400001200ffff00000011000000641f"
+    "0000050123456789abcdef0341d136";
+
+TEST(PacketBuilder, AtomicAndAtomicAckMatchScapy) {
   Extensions e;
-  e.aeth = Aeth{0x1F, 5};
-  BuiltFrame f = build_frame(l, n, b, e, {});
-  EXPECT_EQ(hex(f.bytes), kScapyAck);  // 62 bytes: no Ethernet padding needed
+  e.atomic = AtomicEth{0x7E0000001000, 0x1234, 5, 0};
+  EXPECT_EQ(hex(build_frame(link(false), net_v4(), request_bth(op::kFetchAdd), e, {}).bytes), kScapyFetchAdd);
+
+  Extensions ack;
+  ack.atomic_ack = 0x0123456789ABCDEF;
+  EXPECT_EQ(hex(ack_from_b(op::kAtomicAck, 100, ack).bytes), kScapyAtomicAck);
 }
 
 TEST(PacketBuilder, ShortFramesArePaddedTo60AfterTheIcrc) {

@@ -289,5 +289,33 @@ TEST(ReadRetry, ALostLastResponseIsReissuedByTheTimer) {
   EXPECT_EQ(v[0].read_skip, 3u);
 }
 
+TEST(Atomic, OnePsnCompletedOnlyByItsAtomicAck) {
+  Requester r(config());
+  WorkRequest w = work(MsgType::fetch_add, kAtomicLength);
+  w.atomic = {5, 0};
+  r.add_work(w);
+  r.add_work(work(MsgType::write, 1000));
+  r.activate(0);
+  auto p = drain(r, 0);
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_EQ(p[0].seg.opcode, op::kFetchAdd);
+  EXPECT_TRUE(p[0].ackreq);
+  EXPECT_EQ(p[0].atomic.swap_add, 5u);
+  EXPECT_EQ(p[1].psn, 101u);
+  r.on_ack(101, 200);  // the WRITE's ACK: the ATOMIC ACK did not come
+  EXPECT_EQ(r.una(), 100u);
+  EXPECT_EQ(r.timer_deadline(), 1000);
+  r.on_timer(1000);
+  p = drain(r, 1000);
+  ASSERT_EQ(p.size(), 2u);  // go back to the ATOMIC
+  EXPECT_EQ(p[0].psn, 100u);
+  EXPECT_EQ(p[0].cause, Cause::timeout);
+  EXPECT_EQ(p[0].seg.opcode, op::kFetchAdd);
+  r.on_ack(100, 1200, true);
+  EXPECT_EQ(r.una(), 101u);
+  r.on_ack(101, 1300);
+  EXPECT_TRUE(r.idle());
+}
+
 }  // namespace
 }  // namespace roceshark::gen

@@ -125,6 +125,43 @@ TEST(Responder, ReadIsAnsweredByItsResponseAfterPendingAcks) {
   EXPECT_EQ(again[0].kind, Reply::Kind::read_response);
 }
 
+Incoming atomic(uint32_t psn, bool cmp_swap, uint64_t swap_add, uint64_t compare = 0) {
+  Incoming in = only(psn);
+  in.atomic = cmp_swap;
+  in.atomic_args = {swap_add, compare};
+  return in;
+}
+
+TEST(Responder, AtomicRunsOnceAndDuplicatesGetItsSavedAck) {
+  Responder r(10, 0);
+  auto first = r.on_request(atomic(10, false, 5), 0);
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(first[0].kind, Reply::Kind::atomic_ack);
+  EXPECT_EQ(first[0].original, 0u);
+  EXPECT_EQ(first[0].msn, 1u);
+  EXPECT_EQ(r.on_request(atomic(11, true, 100, 5), 0)[0].original, 5u);  // compares equal: swaps
+  EXPECT_EQ(r.on_request(atomic(12, true, 7, 5), 0)[0].original, 100u);  // not equal: keeps 100
+  EXPECT_EQ(r.on_request(only(13), 0)[0].psn, 13u);
+  // The resent FetchAdd at 10 is not added again: the same reply, MSN included.
+  auto again = r.on_request(atomic(10, false, 5), 0);
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_EQ(again[0].kind, Reply::Kind::atomic_ack);
+  EXPECT_EQ(again[0].psn, 10u);
+  EXPECT_EQ(again[0].original, 0u);
+  EXPECT_EQ(again[0].msn, 1u);
+  EXPECT_EQ(r.on_request(atomic(14, false, 1), 0)[0].original, 100u);
+}
+
+TEST(Responder, AtomicAnswersAfterAPendingAck) {
+  Responder r(0, 1000);
+  EXPECT_TRUE(r.on_request(only(0), 0).empty());  // held for coalescing
+  auto out = r.on_request(atomic(1, false, 1), 10);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].kind, Reply::Kind::ack);
+  EXPECT_EQ(out[0].psn, 0u);
+  EXPECT_EQ(out[1].kind, Reply::Kind::atomic_ack);
+}
+
 TEST(Responder, ForcedRnrOnceThenAccepts) {
   Responder r(50, 0);
   ForcedReply f;

@@ -42,6 +42,19 @@ TEST(ScenarioParser, ReadsTheNetwork) {
   EXPECT_EQ(s.messages[1].id, "w1");
 }
 
+TEST(ScenarioParser, AtomicWorkRequests) {
+  Scenario s = parse_scenario(kBase + "atomic q a fetchadd\natomic q b cmpswap compare=0x10 swap=7 at=2us\n");
+  ASSERT_EQ(s.messages.size(), 2u);
+  EXPECT_EQ(s.messages[0].type, MsgType::fetch_add);
+  EXPECT_EQ(s.messages[0].atomic.swap_add, 1u);  // add=1 unless told
+  EXPECT_EQ(s.messages[0].length, kAtomicLength);
+  EXPECT_EQ(s.messages[1].type, MsgType::cmp_swap);
+  EXPECT_EQ(s.messages[1].side, 1);
+  EXPECT_EQ(s.messages[1].atomic.compare, 0x10u);
+  EXPECT_EQ(s.messages[1].atomic.swap_add, 7u);
+  EXPECT_EQ(s.messages[1].at, 2000);
+}
+
 TEST(ScenarioParser, PutsASwitchBetweenAdjacentPoints) {
   Scenario s = parse_scenario(kBase);
   ASSERT_EQ(s.switches.size(), 1u);
@@ -393,6 +406,13 @@ TEST(ScenarioParser, NicBehaviours) {
       {"host a 10.0.0.1 02:00:00:00:00:0a ipid=zero resend_ipid=same\nhost b 10.0.0.2 02:00:00:00:00:0b\n"
        "path a 1us p1 1us b\n",
        ""},
+      {two + qp + "atomic q a fetchadd add=3 at=1us repeat=2 every=1us\n", ""},
+      {two + qp + "atomic q a cmpswap compare=1 swap=2 id=x\n", ""},
+      {two + qp + "atomic q a swap\n", "'fetchadd' or 'cmpswap'"},
+      {two + qp + "atomic q a fetchadd compare=1\n", "has no option 'compare'"},
+      {two + qp + "atomic q a cmpswap add=1\n", "has no option 'add'"},
+      {two + qp + "atomic q a fetchadd 8\n", "usage: atomic"},
+      {two + qp + "atomic q a fetchadd id=x\nrnr x\n", "only a SEND"},
       {"host a 10.0.0.1 02:00:00:00:00:0a ipid=random\n", "ipid must be inc"},
       {"host a 10.0.0.1 02:00:00:00:00:0a resend_ipid=old\n", "resend_ipid must be new"},
       {hosts + "switch s 02:53:00:00:00:01\npath a 1us p1 1us s 1us b\nmirror p1 dup=1us rewrite=on\n", ""},

@@ -58,6 +58,10 @@ class Qp:
         self.markings = [[], []]  # per side: (at_ns, {'dscp'|'ecn'|'pcp': value}), in time order
         self.cm = False
         self.messages = [[], []]  # per side: (type, length, imm, id), repeats expanded
+        # per side: message index -> (swap or add data, compare data, the original data its
+        # ATOMIC ACK carries), the ATOMICs executed in PSN order on one target that starts at 0
+        self.atomics = [{}, {}]
+        self.target = [0, 0]
         self.fatal = False        # a forced error NAK puts it in the error state
         self.read_faults = False  # read responses are lost or reordered: READs may be re-issued
 
@@ -215,6 +219,19 @@ class Scenario:
             q.messages[side].extend([msg] * int(opts.get('repeat', 1)))
             if 'id' in opts:
                 self.ids[opts['id']] = q
+        elif d == 'atomic':
+            q = self.qp(pos[0])
+            side = q.hosts.index(pos[1])
+            for _ in range(int(opts.get('repeat', 1))):
+                orig = q.target[side]
+                if pos[2] == 'fetchadd':
+                    args = (int(opts.get('add', '1'), 0), 0)
+                    q.target[side] = (orig + args[0]) % (1 << 64)
+                else:
+                    args = (int(opts.get('swap', '0'), 0), int(opts.get('compare', '0'), 0))
+                    q.target[side] = args[0] if orig == args[1] else orig
+                q.atomics[side][len(q.messages[side])] = args + (orig,)
+                q.messages[side].append((pos[2], 8, False, opts.get('id')))
         elif d == 'rnr':
             self.rnr_timers.add(int(opts.get('timer', 14)))
         elif d == 'nak':
@@ -418,10 +435,12 @@ def quanta_ns(quanta, gbps):
 FIRST = {0x00, 0x06, 0x0D}
 MIDDLE = {0x01, 0x07, 0x0E}
 LAST = {0x02, 0x03, 0x08, 0x09, 0x0F}
-ONLY = {0x04, 0x05, 0x0A, 0x0B, 0x0C, 0x10}
+ONLY = {0x04, 0x05, 0x0A, 0x0B, 0x0C, 0x10, 0x13, 0x14}
 RETH = {0x06, 0x0A, 0x0B, 0x0C}
+ATOMIC = {0x13: 'cmpswap', 0x14: 'fetchadd'}  # with an AtomicETH (28 bytes)
+ATOMIC_ACK = 0x12                             # AETH, then the AtomicAckETH (8 bytes)
 IMM = {0x03, 0x05, 0x09, 0x0B}
-AETH = {0x0D, 0x0F, 0x10, 0x11}
+AETH = {0x0D, 0x0F, 0x10, 0x11, 0x12}
 READ_RESPONSES = {0x0D, 0x0E, 0x0F, 0x10}
 
 
@@ -429,6 +448,8 @@ def request_opcodes(kind, length, imm, mtu):
     """The request packets of a message: [(opcode, payload bytes)]."""
     if kind == 'read':
         return [(0x0C, 0)]
+    if kind in ATOMIC.values():
+        return [(0x13 if kind == 'cmpswap' else 0x14, 0)]
     n = packet_count(length, mtu)
     base = 0x00 if kind == 'send' else 0x06
     out = []

@@ -160,6 +160,30 @@ TEST(Simulation, TailLossIsRecoveredByTheTimer) {
   EXPECT_EQ(resent, 2 * 2);  // both packets, at both points
 }
 
+// The first ATOMIC ACK is lost past p1, on its way to a: the second one does
+// not complete the first FetchAdd, the timer resends both, and b answers
+// them from its saved results, the same bytes at p1 (IP ID 0).
+TEST(Simulation, LostAtomicAckIsAnsweredAgainFromTheSavedResult) {
+  const std::string net = "host a 10.0.0.1 02:00:00:00:00:0a\nhost b 10.0.0.2 02:00:00:00:00:0b ipid=zero\n" +
+                          kNet.substr(kNet.find("path"));
+  auto f = run(net + "timeout 1ms\natomic q a fetchadd add=3\natomic q a fetchadd add=4\n"
+                     "drop q a psn=0 kind=ack where=after:p1\n");
+  std::vector<const Seen*> acks, resends;
+  for (const auto& s : f) {
+    if (s.point != 0) continue;  // p1
+    if (s.info.opcode == op::kAtomicAck) acks.push_back(&s);
+    if (s.info.cause == Cause::timeout) resends.push_back(&s);
+  }
+  ASSERT_EQ(resends.size(), 2u);  // the first FetchAdd and the second behind it
+  EXPECT_EQ(resends[0]->info.psn, 100u);
+  EXPECT_GE(resends[0]->time, 1'000'000);
+  ASSERT_EQ(acks.size(), 4u);  // 100, 101, then both again
+  EXPECT_EQ(acks[2]->info.psn, 100u);
+  EXPECT_EQ(acks[2]->bytes, acks[0]->bytes);  // not executed again: the same original data
+  EXPECT_EQ(acks[3]->bytes, acks[1]->bytes);
+  EXPECT_EQ(acks[2]->verdict, "dup-ack");
+}
+
 TEST(Simulation, CeMarkPersistsDownstreamAndBringsACnp) {
   auto f = run(kNet + "send q a 100\necn_mark q a psn=0 at=p1\n");
   int ce = 0, cnp = 0;

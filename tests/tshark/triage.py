@@ -50,6 +50,7 @@ EXPECT = {
     "gbn_nak_early": ("lossy_queue", set()),
     "selective": ("lossy_queue", set()),
     "read_retry": ("lossy_queue", set()),
+    "atomic_retry": ("lossy_queue", {"timeout_retransmission"}),
     "mirror_rewrite": ("lossy_queue", {"mirror_duplicates", "merged_points"}),
     "mirror_bridged": ("lossy_queue", {"mirror_duplicates"}),
     "pfc_bridged": ("pfc_storm", set()),

@@ -288,6 +288,40 @@ TEST_F(FabricTest, ReadRetryBehindALaterRequest) {
   EXPECT_EQ(req(31 * us, 104).seq, SeqClass::retransmission);  // redone after it
 }
 
+// A duplicate ATOMIC is not executed again: the responder answers it from
+// its saved ATOMIC ACK, byte for byte, at the ATOMIC's own PSN.
+TEST_F(FabricTest, AtomicAckDrawnAgainByTheTimerResend) {
+  bidirectional();
+  a.process(w.req(3 * us, 2, false, test::kFetchAdd, 0));
+  req(3 * us + 100, 3, true);
+  EXPECT_FALSE(a.process(w.resp(5 * us, 2, test::kSynAck, 2, test::kAtomicAck)).duplicate_ack);
+  resp(5 * us + 100, 3);  // its ATOMIC ACK lost after the point: the timer resends the ATOMIC and 3
+  constexpr uint64_t timer = 1500 * us;
+  EXPECT_EQ(a.process(w.req(timer, 2, false, test::kFetchAdd, 0)).seq, SeqClass::timeout_retransmission);
+  req(timer + 100, 3, true);
+  const Verdict& again = a.process(w.resp(timer + 2 * us, 2, test::kSynAck, 2, test::kAtomicAck));
+  EXPECT_NE(again.seq, SeqClass::duplicate);
+  EXPECT_TRUE(again.duplicate_ack);
+  EXPECT_TRUE(resp(timer + 2 * us + 100, 3).duplicate_ack);  // 3 was acknowledged before the older ATOMIC ACK
+}
+
+// A responder answers a go-back-N run's first duplicate and each duplicate
+// with AckReq: two resends, two ACKs, byte for byte when its IP ID is 0.
+TEST_F(FabricTest, IdenticalAcksOfTwoResendsAreNoMirrorCopies) {
+  bidirectional();
+  req(3 * us, 2);
+  req(3 * us + 100, 3, true);
+  resp(5 * us, 3);
+  constexpr uint64_t timer = 1500 * us;
+  EXPECT_EQ(req(timer, 2).seq, SeqClass::timeout_retransmission);
+  EXPECT_EQ(req(timer + 100, 3, true).seq, SeqClass::timeout_retransmission);
+  EXPECT_TRUE(resp(timer + 2 * us, 3).duplicate_ack);
+  const Verdict& second = resp(timer + 2 * us + 90, 3);
+  EXPECT_NE(second.seq, SeqClass::duplicate);
+  EXPECT_TRUE(second.duplicate_ack);
+  EXPECT_EQ(resp(timer + 2 * us + 180, 3).seq, SeqClass::duplicate);  // a third: no resend left to draw it
+}
+
 TEST_F(FabricTest, NakAtThePsnWrapAfterReordering) {
   bidirectional();
   Wire far = w;

@@ -10,7 +10,8 @@ namespace roceshark::test {
 
 inline constexpr uint8_t kWriteOnly = 0x0A, kWriteFirst = 0x06, kWriteMiddle = 0x07, kWriteLast = 0x08,
                          kSendOnly = 0x04, kReadRequest = 0x0C, kReadRespFirst = 0x0D, kReadRespMiddle = 0x0E,
-                         kReadRespLast = 0x0F, kAck = 0x11, kCnp = 0x81, kUdSendOnly = 0x64;
+                         kReadRespLast = 0x0F, kAck = 0x11, kAtomicAck = 0x12, kFetchAdd = 0x14, kCnp = 0x81,
+                         kUdSendOnly = 0x64;
 inline constexpr uint8_t kSynAck = 0x1F, kSynNakSeq = 0x60, kSynNakRemoteAccess = 0x62;
 inline uint8_t syn_rnr(uint8_t timer) { return static_cast<uint8_t>(0x20 | timer); }
 
