@@ -22,7 +22,7 @@ import hostile_capture  # noqa: E402
 
 # (what, kind, N, preferences, budget in bytes per item added)
 CASES = [
-    ("a QP within roce.max_flows", "qps", 5000, (), 4096),
+    ("a QP within roce.max_flows", "qps", 5000, (), 6144),
     ("a packet of a flow past roce.max_flows", "qps", 20000, ("-o", "roce.max_flows:1000"), 512),
     ("a frame at a point past roce.max_points", "points", 20000, (), 512),
     ("a point and its (flow, point) within the limits", "points", 2000, ("-o", "roce.max_points:100000"), 8192),
