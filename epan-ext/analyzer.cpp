@@ -337,6 +337,10 @@ void Analyzer::on_response(const PacketInfo& p, Verdict& v) {
     }
     req.naks.any_nak = true;
     req.naks.last_nak_ts = p.ts_ns;
+  } else {
+    req.naks.any_answer = true;
+    req.naks.last_answer_ts = p.ts_ns;
+    req.naks.last_answer_psn = p.psn;
   }
   const bool covers_itself = !(s.kind == AckKind::nak && s.nak == NakCode::psn_sequence_error);
   const Covered c = fp.pending.on_response(p.psn, covers_itself, p.ts_ns, rtt_samples_);

@@ -143,6 +143,11 @@ std::optional<SeqResult> RequestSequence::copy_verdict(const PacketInfo& p, cons
   // only a rewrite proves a copy.
   const bool after_fill = prev->frame == run_fill_frame_ && !here.mirrored;
   r.mirror_proven = e.rewritten_from(*prev) || (!after_fill && (spacing < rtt || before_nak_resend));
+  // A READ or ATOMIC that a later PSN's answer overtook is retried at once
+  // (an implied NAK, IBA 9.7.5.1.3): a cause, seen here, like a NAK.
+  const bool implied_nak = (is_read(p) || p.has_atomic_eth) && ctx.any_answer &&
+                           ctx.last_answer_ts >= prev->ts_ns && psn::after(ctx.last_answer_psn, p.psn);
+  if (implied_nak && !r.mirror_proven) return std::nullopt;
   // Without proof it is still a copy where a resend's cause would show
   // (NAKs pass here, or the point mirrors), or when nothing came between.
   if (r.mirror_proven || (!after_fill && (here.mirrored || here.responses_seen || prev->frame == last_frame_))) {

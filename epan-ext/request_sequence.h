@@ -41,6 +41,11 @@ struct RequestContext {
   NakEvent rnr_nak;
   uint64_t last_nak_ts = 0;  // any NAK, for "no NAK in between"
   bool any_nak = false;
+  // The newest response that is no NAK: one for a later PSN tells the
+  // requester an unanswered READ or ATOMIC before it was lost (implied NAK).
+  uint64_t last_answer_ts = 0;
+  uint32_t last_answer_psn = 0;
+  bool any_answer = false;
   uint32_t pmtu = 0;         // learned path MTU, 0 until known
   RecoveryMode mode = RecoveryMode::unknown;
 };

@@ -305,6 +305,33 @@ TEST_F(FabricTest, AtomicAckDrawnAgainByTheTimerResend) {
   EXPECT_TRUE(resp(timer + 2 * us + 100, 3).duplicate_ack);  // 3 was acknowledged before the older ATOMIC ACK
 }
 
+// The ACK of 3 passes before any answer to the ATOMIC at 2: the requester
+// knows the ATOMIC ACK was lost and re-issues 2 at once (implied NAK), byte
+// for byte. No NAK, no timer: still no mirror copy.
+TEST_F(FabricTest, AtomicRetriedOnALaterAckIsNoMirrorCopy) {
+  bidirectional();
+  const auto atomic = [&](uint64_t t) -> const Verdict& {
+    PacketInfo p = w.req(t, 2, false, test::kFetchAdd, 0);
+    p.has_atomic_eth = true;
+    return a.process(p);
+  };
+  atomic(3 * us);
+  req(3 * us + 100, 3, true);
+  resp(6 * us, 3);
+  const Verdict& v = atomic(9 * us);
+  EXPECT_EQ(v.seq, SeqClass::retransmission);
+  EXPECT_FALSE(v.ambiguous);
+}
+
+// A later ACK covers an earlier WRITE: nothing to retry, so the copy is one.
+TEST_F(FabricTest, WriteCopyAfterALaterAckIsAMirrorCopy) {
+  bidirectional();
+  req(3 * us, 2);
+  req(3 * us + 100, 3, true);
+  resp(6 * us, 3);
+  EXPECT_EQ(req(9 * us, 2).seq, SeqClass::duplicate);
+}
+
 // A responder answers a go-back-N run's first duplicate and each duplicate
 // with AckReq: two resends, two ACKs, byte for byte when its IP ID is 0.
 TEST_F(FabricTest, IdenticalAcksOfTwoResendsAreNoMirrorCopies) {
