@@ -8,6 +8,7 @@
 #include "epan-ext/icrc.h"
 #include "epan-ext/lldp.h"
 #include "epan-ext/opcode.h"
+#include "epan-ext/points.h"
 
 namespace roceshark::decode {
 namespace {
@@ -60,6 +61,7 @@ class Walker {
     std::copy_n(&frame_[at + 6], 6, src_.begin());
     pcp_ = -1, vid_ = 0;
     size_t type_at = at + kMacs;
+    out_.outer_vlan_nearest = false;  // an inner frame has tags of its own, or none
     for (uint16_t type = be16(&frame_[type_at]); is_tpid(type); type = be16(&frame_[type_at])) {
       if (!have(type_at, kTag + 2)) return (void)fail(Reason::truncated, "VLAN tag");
       const uint16_t tci = be16(&frame_[type_at + 2]);
@@ -69,6 +71,7 @@ class Walker {
       if (at == 0 && type_at == kMacs && type != 0x9100) out_.outer_vlan = vid_;
       type_at += kTag;
     }
+    if (at == 0) out_.outer_vlan_nearest = out_.outer_vlan && type_at == kMacs + kTag;
     const size_t payload = type_at + 2;
     if (payload > end) return (void)fail(Reason::malformed, "tunnel length");  // an inner frame past its outer header's length
     switch (be16(&frame_[type_at])) {
@@ -287,6 +290,12 @@ std::string Decoded::reason_text() const {
 }
 
 void Decoded::set_point(uint32_t point) {
+  // Keyed by its outer VLAN (RSPAN), that tag is the mirror's: when it is
+  // the only one, the traffic itself is untagged, and 4 bytes shorter.
+  if ((point & points::kVlan) && outer_vlan_nearest) {
+    packet.pcp = -1, packet.vlan_id = 0;
+    packet.frame_len -= std::min<uint32_t>(packet.frame_len, 4);
+  }
   packet.point = point;
   pause.point = point;
   dcbx.point = point;

@@ -57,9 +57,12 @@ struct Decoded {
   // For front ends that key capture points by them (roce.point_key):
   std::optional<uint16_t> erspan_session;  // of the outermost ERSPAN II/III header
   std::optional<uint16_t> outer_vlan;      // VLAN id of the frame's first 802.1Q/802.1ad tag
+  bool outer_vlan_nearest = false;         // ... and it is the RoCE packet's only tag
 
   std::string reason_text() const;  // "truncated at UDP header", "malformed IPv4 total length", ...
-  void set_point(uint32_t point);   // re-keys whichever record `kind` holds
+  // Re-keys whichever record `kind` holds; a VLAN point takes its tag away
+  // from the packet (the traffic's own tag is any inner one).
+  void set_point(uint32_t point);
 };
 
 Decoded decode_frame(const FrameIn& in);
