@@ -70,8 +70,7 @@ const RecentPackets::Entry* RecentPackets::find_same(const Entry& e) const {
 const RecentPackets::Entry* RecentPackets::after(const Entry* e) const {
   const size_t n = ring_.size();
   const auto i = static_cast<size_t>(e - ring_.data());
-  const size_t next = (i + 1) % n;
-  return n < kSize ? (next == 0 ? nullptr : &ring_[next]) : (next == next_ ? nullptr : &ring_[next]);
+  return i == (next_ + n - 1) % n ? nullptr : &ring_[(i + 1) % n];  // none after the newest
 }
 
 void RecentPackets::clear() {

@@ -81,13 +81,13 @@ std::vector<Reply> Responder::on_request(const Incoming& in, Ns now) {
 void Responder::accept(const Incoming& in, Ns now, std::vector<Reply>& out, bool& ack) {
   epsn_ = psn::add(epsn_, in.span);
   if (in.last) msn_ = psn::add(msn_, 1);  // MSN is 24 bits too
-  if (in.read) {
+  if (in.read || in.atomic) {
     if (ack) ack_due(psn::add(in.psn, -1), now, out), ack = false;
     if (auto p = on_flush(now)) out.push_back(*p);  // keep responses in PSN order
+  }
+  if (in.read) {
     out.push_back({Reply::Kind::read_response, in.psn, aeth::kAckInvalidCredit, msn_, false, in.span, in.read_length});
   } else if (in.atomic) {
-    if (ack) ack_due(psn::add(in.psn, -1), now, out), ack = false;
-    if (auto p = on_flush(now)) out.push_back(*p);  // keep responses in PSN order
     Reply r{Reply::Kind::atomic_ack, in.psn, aeth::kAckInvalidCredit, msn_};
     r.original = execute_atomic(*in.atomic, in.atomic_args, target_);
     atomic_saved_.push_back(r);

@@ -294,7 +294,7 @@ void Decoded::set_point(uint32_t point) {
   // the only one, the traffic itself is untagged, and 4 bytes shorter.
   if ((point & points::kVlan) && outer_vlan_nearest) {
     packet.pcp = -1, packet.vlan_id = 0;
-    packet.frame_len -= std::min<uint32_t>(packet.frame_len, 4);
+    packet.frame_len -= std::min<uint32_t>(packet.frame_len, kTag);
   }
   packet.point = point;
   pause.point = point;
