@@ -123,10 +123,6 @@ std::optional<SeqResult> RequestSequence::copy_verdict(const PacketInfo& p, cons
   if (!prev) return std::nullopt;
   const uint64_t spacing = p.ts_ns - std::min(p.ts_ns, prev->ts_ns);
   if (spacing > cfg.duplicate_window_ns) return std::nullopt;
-  // A NAK after the first copy, or one asking for this PSN, is a reason to resend it.
-  if ((ctx.any_nak && ctx.last_nak_ts >= prev->ts_ns) || nak_asks_for(ctx.seq_nak, p, 0, cfg) ||
-      nak_asks_for(ctx.rnr_nak, p, ctx.rnr_nak.rnr_wait_ns, cfg))
-    return std::nullopt;
   SeqResult r;
   r.has_expected = true;
   r.expected_psn = window_lo_;
@@ -143,14 +139,22 @@ std::optional<SeqResult> RequestSequence::copy_verdict(const PacketInfo& p, cons
   // only a rewrite proves a copy.
   const bool after_fill = prev->frame == run_fill_frame_ && !here.mirrored;
   r.mirror_proven = e.rewritten_from(*prev) || (!after_fill && (spacing < rtt || before_nak_resend));
-  // A READ or ATOMIC that a later PSN's answer overtook is retried at once
-  // (an implied NAK, IBA 9.7.5.1.3): a cause, seen here, like a NAK.
+  if (r.mirror_proven) {
+    r.seq = SeqClass::duplicate;
+    return r;
+  }
+  // Unproven, a cause that shows makes it the resend it may be: a NAK after
+  // the first copy or asking for this PSN; or, for a READ or ATOMIC, a later
+  // PSN's answer overtaking its own (an implied NAK, IBA 9.7.5.1.3: it is
+  // retried at once).
+  const bool nak = (ctx.any_nak && ctx.last_nak_ts >= prev->ts_ns) || nak_asks_for(ctx.seq_nak, p, 0, cfg) ||
+                   nak_asks_for(ctx.rnr_nak, p, ctx.rnr_nak.rnr_wait_ns, cfg);
   const bool implied_nak = (is_read(p) || p.has_atomic_eth) && ctx.any_answer &&
                            ctx.last_answer_ts >= prev->ts_ns && psn::after(ctx.last_answer_psn, p.psn);
-  if (implied_nak && !r.mirror_proven) return std::nullopt;
+  if (nak || implied_nak) return std::nullopt;
   // Without proof it is still a copy where a resend's cause would show
   // (NAKs pass here, or the point mirrors), or when nothing came between.
-  if (r.mirror_proven || (!after_fill && (here.mirrored || here.responses_seen || prev->frame == last_frame_))) {
+  if (!after_fill && (here.mirrored || here.responses_seen || prev->frame == last_frame_)) {
     r.seq = SeqClass::duplicate;
   } else {
     r.seq = SeqClass::retransmission;  // counted as the resend it may be

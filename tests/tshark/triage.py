@@ -48,6 +48,7 @@ EXPECT = {
     "nak_codes": ("nak_error", set()),
     "reorder_nak": ("reorder_nak", set()),
     "gbn_nak_early": ("lossy_queue", set()),
+    "gbn_nak_mirror": ("lossy_queue", {"mirror_duplicates"}),
     "selective": ("lossy_queue", set()),
     "read_retry": ("lossy_queue", set()),
     "atomic_retry": ("lossy_queue", {"timeout_retransmission"}),

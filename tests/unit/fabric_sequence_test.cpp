@@ -206,6 +206,15 @@ TEST_F(FabricTest, CopyARetryWaitAfterItsOriginalMayBeATimerResend) {
   EXPECT_TRUE(t.ambiguous);
 }
 
+// A NAK that passes between a packet and its copy is no cause for a copy
+// that came sooner than any resend could (gbn_nak_mirror).
+TEST_F(FabricTest, CopySoonerThanARoundTripIsAMirrorCopyEvenAfterANak) {
+  bidirectional();
+  req(20 * us, 3);
+  resp(20 * us + 300, 2, test::kSynNakSeq);
+  EXPECT_EQ(req(21 * us, 3).seq, SeqClass::duplicate);
+}
+
 TEST_F(FabricTest, IdenticalCopyWithNothingToTellIsAnAmbiguousRetransmission) {
   req(0, 9);
   req(us, 10);
