@@ -15,8 +15,7 @@ constexpr size_t kMaxCmRequests = 1u << 16;  // outstanding REQs; hostile captur
 }  // namespace
 
 qos::DcbxVerdict Analyzer::process(uint32_t frame, const qos::DcbxAnnouncement& a) {
-  const auto seen = qos_.seen(a.point);
-  return {frame, a, qos::compare(a, qos_.policy(), seen.dscps, seen.priorities)};
+  return {frame, a, qos::compare(a, qos_.policy(), qos_.seen(a.point))};
 }
 
 void Analyzer::finish() const {
@@ -135,7 +134,7 @@ const Verdict& Analyzer::process(const PacketInfo& p) {
     sight_for_pfc(p, v);
     if (v.seq != SeqClass::duplicate) {  // a mirror copy says nothing new about marking or hops
       v.qos = qos_.check(v.flow, p.point, {p.dscp, p.ecn, p.pcp, v.role == Role::cnp, v.role == Role::request,
-                                           p.encap != Encap::rocev1, p.vlan_id});
+                                           p.encap != Encap::rocev1, p.vlan_id, p.frame_len});
       match_across_points(p, v);
     }
   }

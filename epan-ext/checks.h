@@ -122,6 +122,14 @@ inline constexpr Check kCatalogue[] = {
      "triage.md#mtu",
      {"error", "losses between points, all longer than any frame that crossed the hop (`roce.mtu_min_lost`)",
       "hop", "recovery"}},
+    {"lldp_max_frame",
+     {{{"roce.lldp.max_frame_exceeded", "Below the RoCE frames",
+        "The LLDP maximum frame size is below the longest RoCE frame seen on this link", text}}},
+     {{{"roce.lldp.max_frame.expert", protocol, warn, "LLDP: maximum frame size below the RoCE frames here"}}},
+     "{field} && eth.src == {mac}",
+     "triage.md#mtu",
+     {"warning", "LLDP maximum frame size (802.3 TLV) against the longest RoCE frame seen at the point",
+      "point, MAC", "-"}},
     {"hop_loss",
      {{{"roce.hop.lost_after", "Lost after this point",
         "Never seen at the next point within roce.match_window_us (known on later passes)"}}},
@@ -252,7 +260,7 @@ inline constexpr Check kCatalogue[] = {
      {"warning", "`roce.hop.microburst`", "hop", "-"}},
     {"dcbx_mismatch",
      {{{"roce.dcbx.finding", "DCBX finding", "Where the announcement contradicts the policy or the traffic", text}}},
-     // By qos::DcbxFinding::Kind.
+     // By qos::DcbxFinding::Kind (qos::check_of).
      {{{"roce.dcbx.pfc_off.expert", protocol, warn, "DCBX: PFC off on the RoCE priority"},
        {"roce.dcbx.app_policy.expert", protocol, warn, "DCBX: APP table disagrees with the policy"},
        {"roce.dcbx.app_traffic.expert", protocol, warn, "DCBX: APP table disagrees with the marking seen"}}},

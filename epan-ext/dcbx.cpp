@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "epan-ext/dcbx.h"
 
+#include "epan-ext/text_table.h"
+
 
 namespace roceshark::qos {
 namespace {
@@ -16,14 +18,21 @@ const char* finding_kind_name(DcbxFinding::Kind k) {
     case DcbxFinding::Kind::pfc_off_on_roce_priority: return "pfc_off_on_roce_priority";
     case DcbxFinding::Kind::app_disagrees_with_policy: return "app_disagrees_with_policy";
     case DcbxFinding::Kind::app_disagrees_with_traffic: return "app_disagrees_with_traffic";
+    case DcbxFinding::Kind::max_frame_below_roce: return "max_frame_below_roce";
   }
   return "?";
 }
 
-std::vector<DcbxFinding> compare(const DcbxAnnouncement& a, const Policy& p, uint64_t seen_dscps,
-                                 uint8_t seen_priorities) {
+CheckOf check_of(DcbxFinding::Kind k) {
+  if (k == DcbxFinding::Kind::max_frame_below_roce) return {checks::kind("lldp_max_frame"), 0};
+  return {checks::kind("dcbx_mismatch"), static_cast<size_t>(k)};
+}
+
+std::vector<DcbxFinding> compare(const DcbxAnnouncement& a, const Policy& p, const Seen& seen) {
   std::vector<DcbxFinding> out;
   using Kind = DcbxFinding::Kind;
+  const uint64_t seen_dscps = seen.dscps;
+  const uint8_t seen_priorities = seen.priorities;
 
   // No PFC TLV says nothing about PFC: only an announced "off" is a finding.
   if (a.has_pfc) {
@@ -60,6 +69,13 @@ std::vector<DcbxFinding> compare(const DcbxAnnouncement& a, const Policy& p, uin
                      "APP maps DSCP " + n(dscp) + what + " to priority " + n(announced) +
                          ", the policy maps it to " + n(policy_prio)});
     }
+  }
+
+  if (a.max_frame_size && seen.largest_frame > a.max_frame_size) {
+    DcbxFinding f{Kind::max_frame_below_roce, 0, 0, 0, "", seen.largest_frame};
+    f.text = "maximum frame size " + cell::grouped(a.max_frame_size) + " bytes, but RoCE frames of " +
+             cell::grouped(seen.largest_frame) + " bytes cross this link";
+    out.push_back(std::move(f));
   }
   return out;
 }

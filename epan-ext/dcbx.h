@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// What a port announces in DCBX (IEEE 802.1Qaz TLVs in LLDP), compared with
-// the QoS policy and with the RoCE traffic seen at the same capture point:
-// PFC must be on for every priority RoCE rides on, and the APP table's
-// DSCP -> priority entries must put RoCE where the policy and the traffic
-// expect it.
+// What a port announces in LLDP (the IEEE 802.1Qaz DCBX TLVs and the 802.3
+// maximum frame size), compared with the QoS policy and with the RoCE
+// traffic seen at the same capture point: PFC must be on for every priority
+// RoCE rides on, the APP table's DSCP -> priority entries must put RoCE
+// where the policy and the traffic expect it, and the port must take the
+// RoCE frames that cross its link.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "epan-ext/checks.h"
 #include "epan-ext/qos_policy.h"
 
 namespace roceshark::qos {
@@ -21,15 +23,22 @@ struct DcbxAnnouncement {
   bool has_pfc = false;          // a PFC Configuration TLV was present
   uint8_t pfc_enabled = 0;       // bit p: PFC enabled on priority p
   std::vector<std::pair<uint8_t, uint8_t>> app_dscp;  // (dscp, priority), APP selector 5
+  uint16_t max_frame_size = 0;   // 802.3 Maximum Frame Size TLV (bytes, FCS included); 0: not announced
   bool operator==(const DcbxAnnouncement&) const = default;
 };
 
 struct DcbxFinding {
-  enum class Kind : uint8_t { pfc_off_on_roce_priority, app_disagrees_with_policy, app_disagrees_with_traffic } kind;
+  enum class Kind : uint8_t {
+    pfc_off_on_roce_priority,
+    app_disagrees_with_policy,
+    app_disagrees_with_traffic,
+    max_frame_below_roce,
+  } kind;
   uint8_t priority = 0;   // the RoCE priority concerned (for APP findings: the policy's for that DSCP)
   uint8_t dscp = 0;       // APP findings only
   uint8_t announced = 0;  // the priority the APP entry gives, or the PFC bitmap
   std::string text;       // one line for an expert info; the caller names the point
+  uint32_t largest_frame = 0;  // max_frame_below_roce: the longest RoCE frame seen at the point
 };
 
 // An LLDP frame's DCBX announcement and what it contradicts, per frame.
@@ -41,13 +50,29 @@ struct DcbxVerdict {
 
 const char* finding_kind_name(DcbxFinding::Kind k);  // "pfc_off_on_roce_priority", ...
 
-// At the LLDP frame: compare with the policy and with the RoCE marking seen
-// so far at that point (Checker::seen(point): `seen_dscps` bit d if RoCE used
-// DSCP d there, `seen_priorities` bit p if RoCE used priority p there; CNPs
-// excluded). Findings: PFC ones by priority, then APP ones in announcement
-// order, at most one per APP entry (the traffic one when both apply).
-std::vector<DcbxFinding> compare(const DcbxAnnouncement& a, const Policy& p, uint64_t seen_dscps,
-                                 uint8_t seen_priorities);
+// The catalogue row a finding is reported under, and its expert there.
+struct CheckOf {
+  checks::Kind row;
+  size_t expert;
+};
+CheckOf check_of(DcbxFinding::Kind k);
+
+// What RoCE (requests and responses, not CNPs) showed at a point so far:
+// bit d of `dscps` for DSCP d, bit p of `priorities` for the effective
+// priority p, and its longest frame (bytes on the wire).
+struct Seen {
+  uint64_t dscps = 0;
+  uint8_t priorities = 0;
+  uint32_t largest_frame = 0;
+};
+
+// At the LLDP frame: compare with the policy and with the RoCE seen so far
+// at that point (Checker::seen(point)). Findings: PFC ones by priority, then
+// APP ones in announcement order, at most one per APP entry (the traffic one
+// when both apply), then the maximum frame size. That size counts the FCS,
+// which captures usually drop, so a frame is above it only when its length
+// as captured already is: never a false finding, at most 4 bytes missed.
+std::vector<DcbxFinding> compare(const DcbxAnnouncement& a, const Policy& p, const Seen& seen);
 
 
 }  // namespace roceshark::qos

@@ -4,6 +4,7 @@
 // announcements, RNR waits and mirror copies.
 #include "epan-ext/aeth.h"
 #include "epan-ext/findings_builder.h"
+#include "epan-ext/text_table.h"
 
 namespace roceshark::triage::detail {
 namespace {
@@ -100,24 +101,40 @@ void bad_pfc(Builder& b) {
 }
 
 void dcbx(Builder& b) {
+  using DKind = qos::DcbxFinding::Kind;
   for (const auto& e : b.s.qos.dcbx()) {
     for (const auto& d : e.findings) {
       const std::string mac = mac_to_string(e.announcement.mac);
       const std::string place = e.point_name + "|" + mac + "|" + std::to_string(static_cast<int>(d.kind)) + "|" +
                                 std::to_string(d.priority) + "|" + std::to_string(d.dscp);
-      Finding& f = b.add(kind("dcbx_mismatch"), Severity::warning, place);
+      const checks::Kind row = qos::check_of(d.kind).row;
+      Finding& f = b.add(row, Severity::warning, place);
       f.where.point = e.point_name;
       f.where.mac = mac;
-      f.where.priority = d.priority;
-      if (d.kind != qos::DcbxFinding::Kind::pfc_off_on_roce_priority) f.where.dscp = d.dscp;
-      f.title = "DCBX at " + e.point_name + " from " + mac + ": " + d.text;
-      f.detail = "announced in " + std::to_string(e.repeats) + " LLDP frames";
-      f.fix = d.kind == qos::DcbxFinding::Kind::pfc_off_on_roce_priority
-                  ? "Enable PFC on priority " + std::to_string(d.priority) + " on the port or NIC with MAC " + mac +
-                        " (or make it willing to accept the switch's DCBX configuration)."
-                  : "Make the APP table of the port or NIC with MAC " + mac +
-                        " map DSCP " + std::to_string(d.dscp) + " to the priority the policy and the traffic use (" +
-                        std::to_string(d.priority) + ").";
+      if (d.kind != DKind::max_frame_below_roce) f.where.priority = d.priority;
+      if (d.kind == DKind::app_disagrees_with_policy || d.kind == DKind::app_disagrees_with_traffic)
+        f.where.dscp = d.dscp;
+      f.title = (d.kind == DKind::max_frame_below_roce ? "LLDP at " : "DCBX at ") + e.point_name + " from " + mac +
+                ": " + d.text;
+      f.detail = "announced in " + std::to_string(e.repeats) + (e.repeats == 1 ? " LLDP frame" : " LLDP frames");
+      switch (d.kind) {
+        case DKind::pfc_off_on_roce_priority:
+          f.fix = "Enable PFC on priority " + std::to_string(d.priority) + " on the port or NIC with MAC " + mac +
+                  " (or make it willing to accept the switch's DCBX configuration).";
+          break;
+        case DKind::max_frame_below_roce:
+          f.detail += "; a port that enforces it drops every longer frame, and the QPs behind them stall in "
+                      "retries";
+          f.fix = "Raise the MTU of the port or NIC with MAC " + mac + " until it takes frames of " +
+                  cell::grouped(d.largest_frame) +
+                  " bytes (as captured), and check every port of the path: a RoCE path MTU of 4096 needs an "
+                  "interface MTU of at least 4,200 bytes. Or lower the RoCE path MTU on the hosts. If the port "
+                  "already carries such frames, correct what its LLDP announces.";
+          break;
+        default:
+          f.fix = "Make the APP table of the port or NIC with MAC " + mac + " map DSCP " + std::to_string(d.dscp) +
+                  " to the priority the policy and the traffic use (" + std::to_string(d.priority) + ").";
+      }
       f.frames = {e.first_frame};
       f.evidence = e.repeats;
       f.filter = checks::evidence_filter(f.kind, {{"mac", mac}});

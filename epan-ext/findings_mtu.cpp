@@ -8,18 +8,13 @@
 // interface (IP) MTU must be at least path MTU + 84; the Ethernet header
 // (14, 18 tagged) and FCS (4) come on top where a switch counts them.
 #include "epan-ext/findings_builder.h"
+#include "epan-ext/text_table.h"
 
 namespace roceshark::triage::detail {
 
 namespace {
 
 constexpr uint32_t kRoceHeaders = 84;
-
-std::string bytes(uint32_t n) {
-  std::string s = std::to_string(n);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
-  return s;
-}
 
 }  // namespace
 
@@ -47,17 +42,17 @@ void add_mtu_findings(Builder& b) {
     f.frames = s.frames;
     f.evidence = s.above;
     f.filter = checks::evidence_filter(f.kind, {{"point", std::to_string(k.first)}});
-    f.title = "MTU between " + from + " and " + to + ": frames of " + bytes(s.smallest_above) +
-              " bytes and more are lost, " + bytes(s.largest_passed) + " bytes and less pass";
+    f.title = "MTU between " + from + " and " + to + ": frames of " + cell::grouped(s.smallest_above) +
+              " bytes and more are lost, " + cell::grouped(s.largest_passed) + " bytes and less pass";
     f.detail = std::to_string(s.above) + " of the " + std::to_string(s.lost) + " packets lost on this hop (" +
                streams_text(streams) + ") were longer than any frame that crossed it: largest passed " +
-               bytes(s.largest_passed) + " bytes, smallest lost " + bytes(s.smallest_above) + " bytes (at " + from +
+               cell::grouped(s.largest_passed) + " bytes, smallest lost " + cell::grouped(s.smallest_above) + " bytes (at " + from +
                ")" + (pmtu ? "; the QPs' path MTU is " + std::to_string(pmtu) + " (from their FIRST/MIDDLE segments)"
                            : "");
     const std::string need = pmtu ? "RoCE path MTU " + std::to_string(pmtu) + " needs an interface (IP) MTU of at least " +
-                                        bytes(pmtu + kRoceHeaders) + " bytes (" + std::to_string(pmtu) +
+                                        cell::grouped(pmtu + kRoceHeaders) + " bytes (" + std::to_string(pmtu) +
                                         " + 84 bytes of IPv6, UDP, BTH, RETH, ImmDt and ICRC headers; " +
-                                        bytes(pmtu + kRoceHeaders - 20) + " over IPv4)"
+                                        cell::grouped(pmtu + kRoceHeaders - 20) + " over IPv4)"
                                   : "The interface (IP) MTU must exceed the RoCE path MTU by 84 bytes of headers";
     f.fix = "A port between " + from + " and " + to + " has an MTU below these frames and drops them. " + need +
             " on every port of the path: set the interface MTU to at least that (" +

@@ -218,6 +218,7 @@ void write_qos(JsonWriter& w, const qos::QosStats& s, const Analyzer& a) {
     w.begin_object().field("first_frame", e.first_frame).field("point", e.point_name)
         .field("mac", mac_to_string(e.announcement.mac)).field("repeats", e.repeats);
     if (e.announcement.has_pfc) w.field("pfc_enabled", qos::format_priorities(e.announcement.pfc_enabled));
+    if (e.announcement.max_frame_size) w.field("max_frame_size", e.announcement.max_frame_size);
     w.key("findings").begin_array();
     for (const auto& f : e.findings) w.begin_object().field("kind", qos::finding_kind_name(f.kind)).field("text", f.text).end_object();
     w.end_array().end_object();

@@ -4,8 +4,13 @@
 namespace roceshark::qos {
 namespace {
 constexpr uint8_t kOrgSpecific = 127, kEnd = 0;
-constexpr uint8_t kIeee8021[3] = {0x00, 0x80, 0xC2};
+constexpr uint8_t kIeee8021[3] = {0x00, 0x80, 0xC2}, kIeee8023[3] = {0x00, 0x12, 0x0F};
 constexpr uint8_t kPfcConfig = 0x0B, kAppPriority = 0x0C, kSelectorDscp = 5;
+constexpr uint8_t kMaxFrameSize = 4;  // 802.3 subtype
+
+bool oui_is(std::span<const uint8_t> info, const uint8_t (&oui)[3]) {
+  return info[0] == oui[0] && info[1] == oui[1] && info[2] == oui[2];
+}
 }  // namespace
 
 std::optional<DcbxAnnouncement> parse_lldp_dcbx(std::span<const uint8_t> pdu) {
@@ -18,9 +23,16 @@ std::optional<DcbxAnnouncement> parse_lldp_dcbx(std::span<const uint8_t> pdu) {
     if (type == kEnd || at + len > pdu.size()) break;  // a cut TLV ends what can be read
     const auto info = pdu.subspan(at, len);
     at += len;
-    if (type != kOrgSpecific || len < 4 || info[0] != kIeee8021[0] || info[1] != kIeee8021[1] ||
-        info[2] != kIeee8021[2])
+    if (type != kOrgSpecific || len < 4) continue;
+    if (oui_is(info, kIeee8023)) {
+      // A zero size says nothing a port could enforce.
+      if (info[3] == kMaxFrameSize && len >= 6 && (info[4] | info[5])) {
+        a.max_frame_size = static_cast<uint16_t>(info[4] << 8 | info[5]);
+        any = true;
+      }
       continue;
+    }
+    if (!oui_is(info, kIeee8021)) continue;
     if (info[3] == kPfcConfig && len >= 6) {
       a.has_pfc = true;
       a.pfc_enabled = info[5];

@@ -5,6 +5,8 @@
 //   PFC Configuration (subtype 0x0B): willing/MBC/cap | enable bitmap
 //   Application Priority (subtype 0x0C): reserved | entries of
 //     priority (3 bits) | reserved (2) | selector (3) | protocol (16); selector 5 = DSCP
+// and the IEEE 802.3 one (OUI 00-12-0F) that bounds the frames a port takes:
+//   Maximum Frame Size (subtype 4): 16 bits, FCS included
 // Read from the bytes: Wireshark 4.0 calls selector 5 "Reserved".
 #pragma once
 #include <cstdint>
@@ -15,8 +17,9 @@
 
 namespace roceshark::qos {
 
-// The PFC and DSCP APP settings an LLDP PDU announces, or nothing when it
-// carries neither. Point and MAC are left for the caller.
+// The PFC, DSCP APP and maximum frame size settings an LLDP PDU announces,
+// or nothing when it carries none of them. Point and MAC are left for the
+// caller.
 std::optional<DcbxAnnouncement> parse_lldp_dcbx(std::span<const uint8_t> pdu);
 
 }  // namespace roceshark::qos

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "epan-ext/qos_checker.h"
 
+#include <algorithm>
+
 namespace roceshark::qos {
 namespace {
 
@@ -71,6 +73,7 @@ QosVerdict Checker::check(uint32_t flow, uint32_t point, const Marking& raw) {
     Seen& s = seen_[point];
     s.dscps |= uint64_t{1} << m.dscp;
     s.priorities = static_cast<uint8_t>(s.priorities | priority_bit(v.priority));
+    s.largest_frame = std::max(s.largest_frame, m.frame_len);
   }
   // After judging: a packet never counts towards its own verdict.
   if (configured_.mode == Mode::learned) learn(m);
@@ -136,7 +139,7 @@ Checker::Learned Checker::learned() const {
   return l;
 }
 
-Checker::Seen Checker::seen(uint32_t point) const {
+Seen Checker::seen(uint32_t point) const {
   auto it = seen_.find(point);
   return it == seen_.end() ? Seen{} : it->second;
 }

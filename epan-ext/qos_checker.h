@@ -13,6 +13,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "epan-ext/dcbx.h"
 #include "epan-ext/qos_policy.h"
 #include "epan-ext/qos_verdict.h"
 
@@ -26,6 +27,7 @@ struct Marking {
   bool is_request = false;  // RoCE data (SEND/WRITE/READ request/ATOMIC); responses are false
   bool has_ecn = true;      // IP carries ECN; RoCEv1 (no IP, no DCQCN ECN) does not
   uint16_t vlan = 0;        // VLAN id, 0 untagged
+  uint32_t frame_len = 0;   // bytes on the wire, for the LLDP maximum frame size
 };
 
 const char* ecn_name(uint8_t ecn);  // "Not-ECT", "ECT(1)", "ECT(0)", "CE"
@@ -68,13 +70,7 @@ class Checker {
   };
   Learned learned() const;
 
-  // What RoCE (requests and responses, not CNPs) used at a point so far, for
-  // DCBX's compare(): bit d of `dscps` for DSCP d, bit p of `priorities` for
-  // the effective priority p.
-  struct Seen {
-    uint64_t dscps = 0;
-    uint8_t priorities = 0;
-  };
+  // What RoCE used at a point so far, for DCBX's compare().
   Seen seen(uint32_t point) const;
 
   // The marking inconsistent_marking compares a flow with at a point: that

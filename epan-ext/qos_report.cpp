@@ -106,15 +106,15 @@ std::string app_list(const DcbxAnnouncement& a) {
 }
 
 std::string dcbx_section(const QosStats& stats) {
-  if (stats.dcbx().empty()) return "\nNo DCBX announcements (LLDP with 802.1Qaz TLVs) seen.\n";
+  if (stats.dcbx().empty()) return "\nNo DCBX announcements (LLDP with 802.1Qaz or 802.3 maximum frame size TLVs) seen.\n";
   TextTable t({{"First frame"}, {"Point", kLeft}, {"Port MAC", kLeft}, {"Repeats"}, {"PFC enabled", kLeft},
-               {"APP DSCP:priority", kLeft}, {"Findings"}});
+               {"APP DSCP:priority", kLeft}, {"Max frame (B)"}, {"Findings"}});
   std::string findings;
   for (const DcbxEntry& e : stats.dcbx()) {
     const DcbxAnnouncement& a = e.announcement;
     const std::string pfc = a.has_pfc ? or_none(format_priorities(a.pfc_enabled)) : "no PFC TLV";
     t.add_row({num(e.first_frame), e.point_name, mac_to_string(a.mac), num(e.repeats), pfc, app_list(a),
-               num(e.findings.size())});
+               a.max_frame_size ? num(a.max_frame_size) : "-", num(e.findings.size())});
     for (const DcbxFinding& f : e.findings)
       findings += "  frame " + num(e.first_frame) + ", " + e.point_name + ", " + mac_to_string(a.mac) + ": " + f.text +
                   " [" + finding_kind_name(f.kind) + "]\n";

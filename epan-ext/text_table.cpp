@@ -37,6 +37,12 @@ namespace cell {
 
 std::string num(uint64_t v) { return std::to_string(v); }
 
+std::string grouped(uint64_t v) {
+  std::string s = std::to_string(v);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
+  return s;
+}
+
 std::string qp(uint32_t qpn) {
   char b[16];
   std::snprintf(b, sizeof b, "0x%06x", qpn);

@@ -12,12 +12,6 @@
 #include "plugins/tree_util.h"
 
 namespace roceshark::glue {
-namespace {
-
-// The catalogue rows this file renders.
-constexpr checks::Kind kDcbxMismatch = checks::kind("dcbx_mismatch");
-
-}  // namespace
 
 void render_packet_qos(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verdict& v, const Analyzer& a) {
   if (v.role != Role::request && v.role != Role::response && v.role != Role::cnp) return;
@@ -59,9 +53,11 @@ void render_dcbx(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const qos:
   const std::string& point = a.point_name(d.point);
   const std::string mac = mac_to_string(d.mac);
   for (const qos::DcbxFinding& f : v.findings) {
-    proto_item* it = gen(proto_tree_add_string(t, check_field(kDcbxMismatch), tvb, 0, 0, f.text.c_str()));
-    expert_add_info_format(pinfo, it, check_expert(kDcbxMismatch, static_cast<size_t>(f.kind)),
-                           "DCBX from %s at %s: %s", mac.c_str(), point.c_str(), f.text.c_str());
+    const qos::CheckOf c = qos::check_of(f.kind);
+    proto_item* it = gen(proto_tree_add_string(t, check_field(c.row), tvb, 0, 0, f.text.c_str()));
+    expert_add_info_format(pinfo, it, check_expert(c.row, c.expert), "%s from %s at %s: %s",
+                           f.kind == qos::DcbxFinding::Kind::max_frame_below_roce ? "LLDP" : "DCBX", mac.c_str(),
+                           point.c_str(), f.text.c_str());
   }
 }
 

@@ -9,15 +9,16 @@ namespace {
 enum TlvType : uint32_t { kEnd = 0, kChassisId = 1, kPortId = 2, kTtl = 3, kOrgSpecific = 127 };
 constexpr uint8_t kChassisSubtypeMac = 4;
 constexpr uint8_t kPortSubtypeName = 5;
-constexpr uint32_t kOuiIeee8021 = 0x0080C2;
+constexpr uint32_t kOuiIeee8021 = 0x0080C2, kOuiIeee8023 = 0x00120F;
 constexpr uint8_t kSubtypePfc = 0x0B;
 constexpr uint8_t kSubtypeApp = 0x0C;
+constexpr uint8_t kSubtypeMaxFrame = 4;  // of 802.3
 
 void tlv_header(ByteWriter& w, uint32_t type, size_t length) { w.u16(type << 9 | (length & 0x1FF)); }
 
-void org_header(ByteWriter& w, uint8_t subtype, size_t body) {
+void org_header(ByteWriter& w, uint8_t subtype, size_t body, uint32_t oui = kOuiIeee8021) {
   tlv_header(w, kOrgSpecific, 4 + body);
-  w.u24(kOuiIeee8021);
+  w.u24(oui);
   w.u8(subtype);
 }
 
@@ -49,6 +50,10 @@ std::vector<uint8_t> build_lldp(const LldpFields& f) {
       w.u8(uint32_t{a.priority & 7u} << 5 | (a.selector & 7u));
       w.u16(a.protocol);
     }
+  }
+  if (f.max_frame) {
+    org_header(w, kSubtypeMaxFrame, 2, kOuiIeee8023);
+    w.u16(f.max_frame);
   }
   tlv_header(w, kEnd, 0);
   if (out.size() < 60) out.resize(60, 0);

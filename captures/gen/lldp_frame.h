@@ -7,6 +7,7 @@
 //      willing (1) | MBC (1) | reserved (2) | PFC cap (4), enable bitmap]
 //   [Application Priority: OUI 00-80-C2, subtype 0x0C, reserved byte, then
 //      per entry priority (3) | reserved (2) | selector (3), protocol (16)]
+//   [Maximum Frame Size: OUI 00-12-0F (IEEE 802.3), subtype 4, 16 bits]
 //   End | zero pad to 60 bytes
 //
 // A TLV header is type (7 bits) | length (9 bits). Selector 5 means the
@@ -39,6 +40,7 @@ struct LldpFields {
   bool willing = false, mbc = false;
   uint8_t pfc_cap = 8;
   std::vector<LldpApp> app;  // no Application Priority TLV when empty
+  uint16_t max_frame = 0;    // no Maximum Frame Size TLV when 0
 };
 
 std::vector<uint8_t> build_lldp(const LldpFields& f);

@@ -17,7 +17,8 @@ void pfc_note(const PfcDirective& d, std::string& n) {
   if (d.dst) add("bad-dst");
 }
 
-// "pfc=3,4" (or "pfc=none") and "app=DSCP:PRIO,..." as the LLDPDU announces them.
+// "pfc=3,4" (or "pfc=none"), "app=DSCP:PRIO,..." and "maxframe=BYTES" as the
+// LLDPDU announces them.
 void lldp_note(const LldpDirective& d, std::string& n) {
   auto add = [&](const std::string& s) { n += (n.empty() ? "" : ";") + s; };
   if (d.pfc_enable) {
@@ -32,6 +33,7 @@ void lldp_note(const LldpDirective& d, std::string& n) {
       a += (a.empty() ? "" : ",") + std::to_string(e.dscp) + ":" + std::to_string(e.priority);
     add("app=" + a);
   }
+  if (d.max_frame) add("maxframe=" + std::to_string(d.max_frame));
 }
 
 // One IDB per point with an interface of its own and per collector, in point order.

@@ -310,6 +310,7 @@ struct LldpDirective {
   bool willing = false, mbc = false;
   uint8_t pfc_cap = 8;
   std::vector<AppEntry> app;          // Application Priority TLV, when not empty
+  uint16_t max_frame = 0;             // 802.3 Maximum Frame Size TLV, when not 0
   uint16_t ttl = 120;
   Schedule when;
   int line = 0;

@@ -985,7 +985,7 @@ class Parser {
 
   void lldp() {
     want_words(2, 2, "lldp <point> from=NODE [port=NAME] [pfc=P[,P...]|none] [app=DSCP:PRIO[,...]] [willing=0|1] "
-                     "[mbc=0|1] [cap=N] [ttl=S] at=T [repeat=N every=T | every=T until=T]");
+                     "[mbc=0|1] [cap=N] [maxframe=BYTES] [ttl=S] at=T [repeat=N every=T | every=T until=T]");
     LldpDirective d;
     d.line = line_;
     d.point = tap_point(words_[1]);
@@ -1006,7 +1006,11 @@ class Parser {
         pos = comma + 1;
       }
     }
-    if (!d.pfc_enable && d.app.empty()) fail("lldp says nothing: give pfc= and/or app=");
+    if (auto v = opt("maxframe")) {
+      d.max_frame = static_cast<uint16_t>(number("maxframe", *v, 0xFFFF));
+      if (d.max_frame < 64) fail("maxframe below the 64-byte Ethernet minimum");
+    }
+    if (!d.pfc_enable && d.app.empty() && !d.max_frame) fail("lldp says nothing: give pfc=, app= or maxframe=");
     if (auto v = opt("willing")) d.willing = number("willing", *v, 1) == 1;
     if (auto v = opt("mbc")) d.mbc = number("mbc", *v, 1) == 1;
     if (auto v = opt("cap")) d.pfc_cap = static_cast<uint8_t>(number("cap", *v, 15));

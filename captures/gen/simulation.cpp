@@ -79,6 +79,7 @@ Simulation::Simulation(const Scenario& sc)
     f.mbc = d.mbc;
     f.pfc_cap = d.pfc_cap;
     for (const AppEntry& a : d.app) f.app.push_back({a.priority, kAppSelectorDscp, a.dscp});
+    f.max_frame = d.max_frame;
     lldp_bytes_.push_back(build_lldp(f));
     FrameInfo info;
     info.kind = FrameKind::lldp;

@@ -87,6 +87,7 @@ FIELDS = [
 ] + ['macc.cbfc.pause_time.c%d' % c for c in range(8)] + [
     'lldp.chassis.id.mac', 'lldp.port.id', 'lldp.time_to_live',
     'lldp.dcbx.ieee.willing', 'lldp.dcbx.ieee.pfc.mbc', 'lldp.dcbx.ieee.pfc.numtcs',
+    'lldp.ieee.802_3.max_frame_size',
 ] + ['lldp.dcbx.feature.pfc.prio%d' % c for c in range(8)]
 
 # The outer headers of an ERSPAN copy: read with the first occurrence.
@@ -513,6 +514,7 @@ class Checker:
             self.expect(n, 'PFC capability', num(t['lldp.dcbx.ieee.pfc.numtcs']), d['cap'])
             bits = sum(num(t['lldp.dcbx.feature.pfc.prio%d' % c]) << c for c in range(8))
             self.expect(n, 'PFC enable bitmap', bits, d['pfc'])
+        self.expect(n, 'maximum frame size TLV', num(t['lldp.ieee.802_3.max_frame_size']), d['maxframe'])
         a = self.apps.get(r['frame'], {})
         split = lambda f: [int(x, 0) for x in a.get(f, '').split(',') if x]  # noqa: E731
         self.expect(n, 'APP priorities', split('lldp.dcbx.ieee.app.prio'), [p for _, p in d['app']])
@@ -523,6 +525,8 @@ class Checker:
             want.append('pfc=' + (','.join(str(c) for c in range(8) if d['pfc'] >> c & 1) or 'none'))
         if d['app']:
             want.append('app=' + ','.join('%d:%d' % e for e in d['app']))
+        if d['maxframe']:
+            want.append('maxframe=%d' % d['maxframe'])
         self.expect(n, 'truth note', note, want)
 
     def pauses(self):

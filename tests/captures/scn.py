@@ -344,6 +344,7 @@ class Scenario:
         return {
             'point': pos[0], 'name': name, 'mac': mac, 'port': opts.get('port', name),
             'pfc': pfc, 'app': app,  # app: (dscp, prio)
+            'maxframe': int(opts['maxframe']) if 'maxframe' in opts else None,
             'willing': int(opts.get('willing', 0)), 'mbc': int(opts.get('mbc', 0)), 'cap': int(opts.get('cap', 8)),
             'ttl': int(opts.get('ttl', 120)), 'times': self._times(opts),
         }

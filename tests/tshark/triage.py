@@ -29,6 +29,7 @@ EXPECT = {
     "mp_remark": ("dscp_remarked", {"dscp_not_lossless"}),
     "mp_drop": ("hop_loss", {"lossy_queue"}),
     "mp_mtu": ("mtu_mismatch", set()),
+    "lldp_mtu": ("mtu_mismatch", {"lldp_max_frame"}),
     "mp_vlan_strip": ("vlan_changed", set()),
     "mp_vlan_change": ("vlan_changed", set()),
     "multipoint": ("hop_loss", set()),

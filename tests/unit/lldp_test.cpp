@@ -57,6 +57,27 @@ TEST(Lldp, NoDcbxIsNothing) {
   EXPECT_FALSE(parse_lldp_dcbx(p));
 }
 
+TEST(Lldp, ReadsThe8023MaximumFrameSize) {
+  std::vector<uint8_t> p;
+  tlv(p, 1, {4, 1, 2, 3, 4, 5, 6});
+  tlv(p, 127, {0x00, 0x12, 0x0F, 0x04, 0x05, 0xF2});  // 1522
+  tlv(p, 0, {});
+  const auto a = parse_lldp_dcbx(p);
+  ASSERT_TRUE(a);  // an announcement even without DCBX
+  EXPECT_EQ(a->max_frame_size, 1522);
+  EXPECT_FALSE(a->has_pfc);
+}
+
+TEST(Lldp, IgnoresOther8023SubtypesAndAZeroSize) {
+  std::vector<uint8_t> p;
+  tlv(p, 127, {0x00, 0x12, 0x0F, 0x01, 0x03, 0x6C, 0x00, 0x00, 0x1E});  // MAC/PHY
+  tlv(p, 127, {0x00, 0x12, 0x0F, 0x04, 0x00, 0x00});                    // size 0
+  tlv(p, 127, {0x00, 0x12, 0x0F, 0x04, 0x05});                          // cut short
+  tlv(p, 127, {0x00, 0x80, 0xC2, 0x04, 0x05, 0xF2});                    // 802.1, not 802.3
+  tlv(p, 0, {});
+  EXPECT_FALSE(parse_lldp_dcbx(p));
+}
+
 TEST(Lldp, TruncatedPduKeepsWhatWasRead) {
   auto p = pdu(0x08, {{26, 3}});
   p.resize(p.size() - 8);  // cut into the APP TLV
