@@ -270,7 +270,7 @@ void Analyzer::on_request(const PacketInfo& p, Verdict& v) {
   if (r.seq == SeqClass::duplicate) return;
   const OpcodeInfo op = classify_opcode(p.opcode);
   // READ and ATOMIC requests are always answered, AckReq or not.
-  const bool answered = p.ack_req || op.is_read_request || (p.opcode & 0x1F) == 19 || (p.opcode & 0x1F) == 20;
+  const bool answered = p.ack_req || op.is_read_request || op.is_atomic_request;
   if (is_retransmission(r.seq)) fp.pending.on_request(p.psn, p.ts_ns, p.frame, true);
   else if (answered) fp.pending.on_request(p.psn, p.ts_ns, p.frame, false);
   if (is_retransmission(r.seq) && f.paired != kNoId) ++flow_point(f.paired, p.point).resends_to_answer;

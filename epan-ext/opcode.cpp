@@ -44,7 +44,7 @@ constexpr Transport transport_of(uint8_t opcode) {
 }
 
 constexpr OpcodeInfo compute_info(uint8_t opcode) {
-  OpcodeInfo info{transport_of(opcode), Role::other, false, false, false, false, false, false, kBth};
+  OpcodeInfo info{transport_of(opcode), Role::other, false, false, false, false, false, false, false, kBth};
   const uint8_t op = opcode & 0x1F;
   switch (info.transport) {
     case Transport::cnp:
@@ -69,6 +69,7 @@ constexpr OpcodeInfo compute_info(uint8_t opcode) {
   info.role = (op >= kReadRespFirst && op <= kAtomicAck) ? Role::response : Role::request;
   info.has_aeth = op == kReadRespFirst || op == kReadRespLast || op == kReadRespOnly || op == kAck || op == kAtomicAck;
   info.is_read_request = op == kReadRequest;
+  info.is_atomic_request = op == kCmpSwap || op == kFetchAdd;
   info.is_read_response = op >= kReadRespFirst && op <= kReadRespOnly;
   info.starts_message = op == kSendFirst || op == kSendOnly || op == kSendOnlyImm || op == kWriteFirst ||
                         op == kWriteOnly || op == kWriteOnlyImm || op == kReadRequest || op == kReadRespFirst ||

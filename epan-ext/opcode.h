@@ -25,6 +25,7 @@ struct OpcodeInfo {
   bool starts_message; // FIRST or ONLY
   bool ends_message;   // LAST or ONLY
   bool is_read_request;
+  bool is_atomic_request;  // CmpSwap or FetchAdd
   bool is_read_response;
   bool is_middle_or_first;  // a full-PMTU segment: its payload is the path MTU
   uint8_t header_bytes;     // BTH and the extended headers the opcode implies

@@ -8,7 +8,7 @@ namespace roceshark::decode {
 namespace {
 
 constexpr size_t kXrceth = 4, kAeth = 4, kReth = 16, kAtomicEth = 28, kDeth = 8, kMadHeader = 24;
-constexpr uint8_t kUdSendOnly = 0x64, kCmpSwap = 0x13, kFetchAdd = 0x14;
+constexpr uint8_t kUdSendOnly = 0x64;
 constexpr uint32_t kGsiQp = 1;
 constexpr uint8_t kMgmtClassCm = 0x07;
 constexpr uint16_t kAttrReq = 0x0010, kAttrRep = 0x0013;
@@ -63,7 +63,7 @@ bool read_transport(std::span<const uint8_t> frame, size_t bth, PacketInfo& out)
     out.msn = be24(&frame[ext + 1]);
   } else if (has_reth(out.opcode) && op.role == Role::request) {
     if (have(kReth)) out.has_reth = true, out.dma_len = be32(&frame[ext + 12]);
-  } else if (const uint8_t o = out.opcode & 0x1F; op.role == Role::request && (o == kCmpSwap || o == kFetchAdd)) {
+  } else if (op.is_atomic_request) {
     if (have(kAtomicEth)) {
       out.has_atomic_eth = true;
       out.atomic_va = be64(&frame[ext]);

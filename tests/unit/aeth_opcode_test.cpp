@@ -46,6 +46,14 @@ TEST(Opcode, Roles) {
   EXPECT_EQ(classify_opcode(0xFF).role, Role::other);
 }
 
+TEST(Opcode, AtomicRequests) {
+  EXPECT_TRUE(classify_opcode(0x13).is_atomic_request);    // RC COMPARE SWAP
+  EXPECT_TRUE(classify_opcode(0xB4).is_atomic_request);    // XRC FETCH ADD
+  EXPECT_FALSE(classify_opcode(0x12).is_atomic_request);   // ATOMIC ACKNOWLEDGE: the answer
+  EXPECT_FALSE(classify_opcode(0x33).is_atomic_request);   // UC has no ATOMIC
+  EXPECT_FALSE(classify_opcode(0x0C).is_atomic_request);   // READ REQUEST
+}
+
 TEST(Opcode, MessageBoundaries) {
   EXPECT_TRUE(classify_opcode(0x06).starts_message);
   EXPECT_FALSE(classify_opcode(0x06).ends_message);
