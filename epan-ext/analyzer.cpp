@@ -15,7 +15,9 @@ constexpr size_t kMaxCmRequests = 1u << 16;  // outstanding REQs; hostile captur
 }  // namespace
 
 qos::DcbxVerdict Analyzer::process(uint32_t frame, const qos::DcbxAnnouncement& a) {
-  return {frame, a, qos::compare(a, qos_.policy(), qos_.seen(a.point))};
+  qos::DcbxVerdict v{frame, a, qos::compare(a, qos_.policy(), qos_.seen(a.point), ets_reference_ ? &*ets_reference_ : nullptr)};
+  if (a.ets && !ets_reference_) ets_reference_ = qos::EtsReference{frame, a.mac, *a.ets};
+  return v;
 }
 
 void Analyzer::finish() const {

@@ -52,7 +52,7 @@ class Analyzer {
   const pfc::PauseVerdict& process(const pfc::PauseFrame& f);
   const pfc::PfcAnalyzer& pfc() const { return pfc_; }
   // An LLDP frame with DCBX TLVs: compared with the policy and the marking
-  // seen so far at its point.
+  // seen so far at its point, and its ETS with the first port's.
   qos::DcbxVerdict process(uint32_t frame, const qos::DcbxAnnouncement& a);
   const qos::Checker& qos() const { return qos_; }
   const hop::HopMatcher& hops() const { return hops_; }
@@ -121,6 +121,7 @@ class Analyzer {
   EventSink* events_;
   pfc::PfcAnalyzer pfc_{cfg_, events_};
   qos::Checker qos_{cfg_.policy};
+  std::optional<qos::EtsReference> ets_reference_;  // the first ETS Configuration seen
   hop::HopMatcher hops_{cfg_, events_};
   hop::EcnWatch ecn_{cfg_.ecn_onset_tolerance_ns};
   std::set<hop::EcnPlace> ecn_noted_;  // hops with an ecn_unmarked expert info

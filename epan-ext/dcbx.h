@@ -8,6 +8,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +18,19 @@
 
 namespace roceshark::qos {
 
+// An ETS table (802.1Qaz ETS Configuration or Recommendation TLV).
+struct EtsTable {
+  std::array<uint8_t, 8> tc{};   // by priority: its traffic class
+  std::array<uint8_t, 8> bw{};   // by traffic class: its bandwidth share, percent
+  std::array<uint8_t, 8> tsa{};  // by traffic class: its transmission selection algorithm
+  bool operator==(const EtsTable&) const = default;
+};
+inline constexpr uint8_t kTsaStrict = 0, kTsaCbs = 1, kTsaEts = 2, kTsaVendor = 255;
+const char* tsa_name(uint8_t tsa);  // "strict", "CBS", "ETS", "vendor", "TSA 7"
+// "prio->TC 0,0,0,3,0,0,6,0; TC0 ETS 50%, TC3 ETS 50%, TC6 strict": the
+// classes some priority uses.
+std::string format_ets(const EtsTable& t);
+
 struct DcbxAnnouncement {
   uint32_t point = 0;
   std::array<uint8_t, 6> mac{};  // the announcing port (LLDP source MAC)
@@ -24,6 +38,8 @@ struct DcbxAnnouncement {
   uint8_t pfc_enabled = 0;       // bit p: PFC enabled on priority p
   std::vector<std::pair<uint8_t, uint8_t>> app_dscp;  // (dscp, priority), APP selector 5
   uint16_t max_frame_size = 0;   // 802.3 Maximum Frame Size TLV (bytes, FCS included); 0: not announced
+  std::optional<EtsTable> ets;              // ETS Configuration: what the port runs
+  std::optional<EtsTable> ets_recommended;  // ETS Recommendation: what it asks of a willing peer
   bool operator==(const DcbxAnnouncement&) const = default;
 };
 
@@ -33,6 +49,9 @@ struct DcbxFinding {
     app_disagrees_with_policy,
     app_disagrees_with_traffic,
     max_frame_below_roce,
+    ets_roce_no_bandwidth,
+    ets_cnp_shared,
+    ets_differs_between_ports,
   } kind;
   uint8_t priority = 0;   // the RoCE priority concerned (for APP findings: the policy's for that DSCP)
   uint8_t dscp = 0;       // APP findings only
@@ -66,13 +85,22 @@ struct Seen {
   uint32_t largest_frame = 0;
 };
 
+// The first ETS Configuration seen, which the later ports' are compared with.
+struct EtsReference {
+  uint32_t frame = 0;
+  std::array<uint8_t, 6> mac{};
+  EtsTable table;
+};
+
 // At the LLDP frame: compare with the policy and with the RoCE seen so far
-// at that point (Checker::seen(point)). Findings: PFC ones by priority, then
+// at that point (Checker::seen(point)), and its ETS Configuration with the
+// first one seen from another port (`ref`, may be null). Findings: PFC ones by priority, then
 // APP ones in announcement order, at most one per APP entry (the traffic one
 // when both apply), then the maximum frame size. That size counts the FCS,
 // which captures usually drop, so a frame is above it only when its length
 // as captured already is: never a false finding, at most 4 bytes missed.
-std::vector<DcbxFinding> compare(const DcbxAnnouncement& a, const Policy& p, const Seen& seen);
+std::vector<DcbxFinding> compare(const DcbxAnnouncement& a, const Policy& p, const Seen& seen,
+                                 const EtsReference* ref);
 
 
 }  // namespace roceshark::qos

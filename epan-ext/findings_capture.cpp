@@ -131,6 +131,21 @@ void dcbx(Builder& b) {
                   "interface MTU of at least 4,200 bytes. Or lower the RoCE path MTU on the hosts. If the port "
                   "already carries such frames, correct what its LLDP announces.";
           break;
+        case DKind::ets_roce_no_bandwidth:
+          f.fix = "Give traffic class " + std::to_string(d.announced) + " of the port or NIC with MAC " + mac +
+                  " an ETS bandwidth share for RoCE priority " + std::to_string(d.priority) +
+                  " (what the fabric plans, often 50% or more): a class with 0% gets only what the others leave.";
+          break;
+        case DKind::ets_cnp_shared:
+          f.fix = "On the port or NIC with MAC " + mac + ", put the CNP priority " + std::to_string(d.priority) +
+                  " in a strict-priority traffic class or one of its own, so CNPs reach the senders ahead of the "
+                  "traffic they are meant to slow down.";
+          break;
+        case DKind::ets_differs_between_ports:
+          f.fix = "Make ETS agree on every port of the path: map priority " + std::to_string(d.priority) +
+                  " to the same traffic class with the same share on the port or NIC with MAC " + mac +
+                  " as on the first port (or make the NIC willing to take the switch's ETS).";
+          break;
         default:
           f.fix = "Make the APP table of the port or NIC with MAC " + mac + " map DSCP " + std::to_string(d.dscp) +
                   " to the priority the policy and the traffic use (" + std::to_string(d.priority) + ").";

@@ -219,6 +219,21 @@ void write_qos(JsonWriter& w, const qos::QosStats& s, const Analyzer& a) {
         .field("mac", mac_to_string(e.announcement.mac)).field("repeats", e.repeats);
     if (e.announcement.has_pfc) w.field("pfc_enabled", qos::format_priorities(e.announcement.pfc_enabled));
     if (e.announcement.max_frame_size) w.field("max_frame_size", e.announcement.max_frame_size);
+    const auto ets = [&w](const char* key, const std::optional<qos::EtsTable>& t) {
+      if (!t) return;
+      const auto row = [&w](const char* name, const std::array<uint8_t, 8>& v) {
+        w.key(name).begin_array();
+        for (uint8_t x : v) w.value(uint32_t{x});
+        w.end_array();
+      };
+      w.key(key).begin_object();
+      row("priority_tc", t->tc);
+      row("tc_bandwidth", t->bw);
+      row("tc_tsa", t->tsa);
+      w.end_object();
+    };
+    ets("ets", e.announcement.ets);
+    ets("ets_recommended", e.announcement.ets_recommended);
     w.key("findings").begin_array();
     for (const auto& f : e.findings) w.begin_object().field("kind", qos::finding_kind_name(f.kind)).field("text", f.text).end_object();
     w.end_array().end_object();

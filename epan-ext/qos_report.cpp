@@ -120,6 +120,14 @@ std::string dcbx_section(const QosStats& stats) {
                   " [" + finding_kind_name(f.kind) + "]\n";
   }
   std::string out = "\nDCBX announcements (identical repeats counted once)\n" + t.render();
+  std::string ets;
+  for (const DcbxEntry& e : stats.dcbx()) {
+    const std::string head = "  frame " + num(e.first_frame) + ", " + e.point_name + ", " + mac_to_string(e.announcement.mac);
+    if (e.announcement.ets) ets += head + ": " + format_ets(*e.announcement.ets) + "\n";
+    if (e.announcement.ets_recommended)
+      ets += head + " recommends: " + format_ets(*e.announcement.ets_recommended) + "\n";
+  }
+  if (!ets.empty()) out += "ETS (traffic class by priority 0..7; the classes' algorithm and share)\n" + ets;
   out += findings.empty() ? "No DCBX findings: the announcements agree with the policy and the traffic.\n"
                           : "DCBX findings\n" + findings;
   return out;

@@ -42,6 +42,9 @@ void register_qos_fields() {
                                "Priorities this port announces PFC on (bit n = priority n)", HFILL}},
       {&ids.dcbx_app, {"DCBX APP DSCP", "roce.dcbx.app", FT_STRING, BASE_NONE, nullptr, 0,
                        "DSCP to priority entries (APP selector 5) this port announces", HFILL}},
+      {&ids.dcbx_ets, {"DCBX ETS", "roce.dcbx.ets", FT_STRING, BASE_NONE, nullptr, 0,
+                       "The ETS Configuration this port runs: traffic class per priority, and each class's algorithm "
+                       "and bandwidth", HFILL}},
   };
   static gint* ett[] = {&ids.ett_qos, &ids.ett_dcbx};
   proto_register_field_array(ids.proto, hf, array_length(hf));

@@ -50,6 +50,7 @@ void render_dcbx(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const qos:
   if (d.has_pfc) gen(proto_tree_add_uint(t, ids.dcbx_pfc_enabled, tvb, 0, 0, d.pfc_enabled));
   for (auto [dscp, prio] : d.app_dscp)
     gen(proto_tree_add_string(t, ids.dcbx_app, tvb, 0, 0, (std::to_string(dscp) + ":" + std::to_string(prio)).c_str()));
+  if (d.ets) gen(proto_tree_add_string(t, ids.dcbx_ets, tvb, 0, 0, qos::format_ets(*d.ets).c_str()));
   const std::string& point = a.point_name(d.point);
   const std::string mac = mac_to_string(d.mac);
   for (const qos::DcbxFinding& f : v.findings) {

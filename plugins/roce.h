@@ -34,7 +34,7 @@ struct Ids {
       pfc_stall_ns = -1, pfc_unattributed = -1, priority = -1;
   // QoS, on RoCE packets and on LLDP frames with DCBX
   int qos_priority = -1, qos_dscp = -1, qos_pcp = -1, qos_pcp_check = -1, qos_learning = -1;
-  int dcbx_pfc_enabled = -1, dcbx_app = -1;
+  int dcbx_pfc_enabled = -1, dcbx_app = -1, dcbx_ets = -1;
   // Multi-point: the same packet at an earlier point
   int hop_prev_point = -1, hop_prev_point_name = -1, hop_prev_frame = -1, hop_latency_ns = -1, hop_queue_ns = -1,
       hop_ce_set = -1, hop_ttl_delta = -1;

@@ -10,6 +10,7 @@ enum TlvType : uint32_t { kEnd = 0, kChassisId = 1, kPortId = 2, kTtl = 3, kOrgS
 constexpr uint8_t kChassisSubtypeMac = 4;
 constexpr uint8_t kPortSubtypeName = 5;
 constexpr uint32_t kOuiIeee8021 = 0x0080C2, kOuiIeee8023 = 0x00120F;
+constexpr uint8_t kSubtypeEts = 0x09;
 constexpr uint8_t kSubtypePfc = 0x0B;
 constexpr uint8_t kSubtypeApp = 0x0C;
 constexpr uint8_t kSubtypeMaxFrame = 4;  // of 802.3
@@ -38,6 +39,13 @@ std::vector<uint8_t> build_lldp(const LldpFields& f) {
   w.bytes({reinterpret_cast<const uint8_t*>(f.port.data()), f.port.size()});
   tlv_header(w, kTtl, 2);
   w.u16(f.ttl);
+  if (f.ets) {
+    org_header(w, kSubtypeEts, 1 + 4 + 8 + 8);
+    w.u8((f.willing ? 0x80u : 0u) | 0u);  // max TCs 0: eight
+    for (size_t p = 0; p < 8; p += 2) w.u8(uint32_t{f.ets->tc[p] & 7u} << 4 | (f.ets->tc[p + 1] & 7u));
+    for (uint8_t b : f.ets->bw) w.u8(b);
+    for (uint8_t t : f.ets->tsa) w.u8(t);
+  }
   if (f.pfc_enable) {
     org_header(w, kSubtypePfc, 2);
     w.u8((f.willing ? 0x80u : 0u) | (f.mbc ? 0x40u : 0u) | (f.pfc_cap & 0x0Fu));

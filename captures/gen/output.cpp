@@ -17,8 +17,8 @@ void pfc_note(const PfcDirective& d, std::string& n) {
   if (d.dst) add("bad-dst");
 }
 
-// "pfc=3,4" (or "pfc=none"), "app=DSCP:PRIO,..." and "maxframe=BYTES" as the
-// LLDPDU announces them.
+// "pfc=3,4" (or "pfc=none"), "app=DSCP:PRIO,...", "maxframe=BYTES" and the
+// ETS tables (priority -> TC, TC -> %, strict classes) as the LLDPDU announces them.
 void lldp_note(const LldpDirective& d, std::string& n) {
   auto add = [&](const std::string& s) { n += (n.empty() ? "" : ";") + s; };
   if (d.pfc_enable) {
@@ -34,6 +34,17 @@ void lldp_note(const LldpDirective& d, std::string& n) {
     add("app=" + a);
   }
   if (d.max_frame) add("maxframe=" + std::to_string(d.max_frame));
+  if (d.ets) {
+    std::string tc, bw, strict;
+    for (int i = 0; i < 8; ++i) {
+      tc += (i ? "," : "") + std::to_string(d.ets_tc[i]);
+      bw += (i ? "," : "") + std::to_string(d.ets_bw[i]);
+      if (d.ets_strict >> i & 1) strict += (strict.empty() ? "" : ",") + std::to_string(i);
+    }
+    add("ets=" + tc);
+    add("etsbw=" + bw);
+    if (!strict.empty()) add("strict=" + strict);
+  }
 }
 
 // One IDB per point with an interface of its own and per collector, in point order.

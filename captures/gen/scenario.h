@@ -311,6 +311,10 @@ struct LldpDirective {
   uint8_t pfc_cap = 8;
   std::vector<AppEntry> app;          // Application Priority TLV, when not empty
   uint16_t max_frame = 0;             // 802.3 Maximum Frame Size TLV, when not 0
+  bool ets = false;                   // ETS Configuration TLV, with the three tables:
+  std::array<uint8_t, 8> ets_tc{};    //   by priority: traffic class
+  std::array<uint8_t, 8> ets_bw{};    //   by class: bandwidth %
+  uint8_t ets_strict = 0;             //   bit c: class c strict priority, else ETS
   uint16_t ttl = 120;
   Schedule when;
   int line = 0;

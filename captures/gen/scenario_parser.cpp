@@ -884,6 +884,27 @@ class Parser {
     return bits;
   }
 
+  // "3:3,6:6": KEY:VALUE pairs, each key once, keys up to `max_key`.
+  std::vector<std::pair<size_t, uint64_t>> pairs(std::string_view what, std::string_view text, uint64_t max_key,
+                                                 uint64_t max_value) const {
+    std::vector<std::pair<size_t, uint64_t>> out;
+    uint16_t seen = 0;
+    size_t pos = 0;
+    while (pos <= text.size()) {
+      const size_t comma = text.find(',', pos);
+      const std::string_view entry = text.substr(pos, comma - pos);
+      const auto colon = entry.find(':');
+      if (colon == std::string_view::npos) fail(std::string(what) + "= takes KEY:VALUE entries, e.g. 3:3,6:6");
+      const auto key = static_cast<size_t>(number(what, entry.substr(0, colon), max_key));
+      if (seen >> key & 1u) fail(std::string(what) + ": " + std::to_string(key) + " given twice");
+      seen = static_cast<uint16_t>(seen | 1u << key);
+      out.emplace_back(key, number(what, entry.substr(colon + 1), max_value));
+      if (comma == std::string_view::npos) break;
+      pos = comma + 1;
+    }
+    return out;
+  }
+
   // from=NODE: the host (its NIC) or the switch (its port) at one end of
   // the link the point taps, with that node's MAC; finish() checks the end.
   LinkPort link_port() {
@@ -985,7 +1006,7 @@ class Parser {
 
   void lldp() {
     want_words(2, 2, "lldp <point> from=NODE [port=NAME] [pfc=P[,P...]|none] [app=DSCP:PRIO[,...]] [willing=0|1] "
-                     "[mbc=0|1] [cap=N] [maxframe=BYTES] [ttl=S] at=T [repeat=N every=T | every=T until=T]");
+                     "[mbc=0|1] [cap=N] [maxframe=BYTES] [ets=P:TC,... etsbw=TC:PCT,... [strict=TC,...]] [ttl=S] at=T [repeat=N every=T | every=T until=T]");
     LldpDirective d;
     d.line = line_;
     d.point = tap_point(words_[1]);
@@ -1010,7 +1031,17 @@ class Parser {
       d.max_frame = static_cast<uint16_t>(number("maxframe", *v, 0xFFFF));
       if (d.max_frame < 64) fail("maxframe below the 64-byte Ethernet minimum");
     }
-    if (!d.pfc_enable && d.app.empty() && !d.max_frame) fail("lldp says nothing: give pfc=, app= or maxframe=");
+    if (auto v = opt("ets")) {
+      d.ets = true;
+      for (auto [prio, tc] : pairs("ets", *v, 7, 7)) d.ets_tc[prio] = static_cast<uint8_t>(tc);
+      if (auto bw = opt("etsbw"))
+        for (auto [tc, pct] : pairs("etsbw", *bw, 7, 100)) d.ets_bw[tc] = static_cast<uint8_t>(pct);
+      if (auto s = opt("strict")) d.ets_strict = priorities("strict", *s);  // classes, 0..7 like priorities
+    } else if (opt("etsbw") || opt("strict")) {
+      fail("etsbw= and strict= describe an ETS table: give ets=P:TC,... too");
+    }
+    if (!d.pfc_enable && d.app.empty() && !d.max_frame && !d.ets)
+      fail("lldp says nothing: give pfc=, app=, maxframe= or ets=");
     if (auto v = opt("willing")) d.willing = number("willing", *v, 1) == 1;
     if (auto v = opt("mbc")) d.mbc = number("mbc", *v, 1) == 1;
     if (auto v = opt("cap")) d.pfc_cap = static_cast<uint8_t>(number("cap", *v, 15));

@@ -80,6 +80,11 @@ Simulation::Simulation(const Scenario& sc)
     f.pfc_cap = d.pfc_cap;
     for (const AppEntry& a : d.app) f.app.push_back({a.priority, kAppSelectorDscp, a.dscp});
     f.max_frame = d.max_frame;
+    if (d.ets) {
+      LldpFields::Ets e{d.ets_tc, d.ets_bw, {}};
+      for (size_t c = 0; c < 8; ++c) e.tsa[c] = d.ets_strict >> c & 1 ? 0 : 2;
+      f.ets = e;
+    }
     lldp_bytes_.push_back(build_lldp(f));
     FrameInfo info;
     info.kind = FrameKind::lldp;

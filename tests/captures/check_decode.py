@@ -87,8 +87,10 @@ FIELDS = [
 ] + ['macc.cbfc.pause_time.c%d' % c for c in range(8)] + [
     'lldp.chassis.id.mac', 'lldp.port.id', 'lldp.time_to_live',
     'lldp.dcbx.ieee.willing', 'lldp.dcbx.ieee.pfc.mbc', 'lldp.dcbx.ieee.pfc.numtcs',
-    'lldp.ieee.802_3.max_frame_size',
-] + ['lldp.dcbx.feature.pfc.prio%d' % c for c in range(8)]
+    'lldp.ieee.802_3.max_frame_size', 'lldp.dcbx.ieee.ets.maxtcs',
+] + ['lldp.dcbx.feature.pfc.prio%d' % c for c in range(8)] + [
+    '%s%d' % (f, c) for f in ('lldp.dcbx.feature.pg.pgid_prio', 'lldp.dcbx.feature.pg.per', 'lldp.dcbx.ieee.ets.tsa')
+    for c in range(8)]
 
 # The outer headers of an ERSPAN copy: read with the first occurrence.
 OUTER_FIELDS = [
@@ -515,6 +517,15 @@ class Checker:
             bits = sum(num(t['lldp.dcbx.feature.pfc.prio%d' % c]) << c for c in range(8))
             self.expect(n, 'PFC enable bitmap', bits, d['pfc'])
         self.expect(n, 'maximum frame size TLV', num(t['lldp.ieee.802_3.max_frame_size']), d['maxframe'])
+        if d['ets'] is None:
+            self.expect(n, 'ETS Configuration TLV', t['lldp.dcbx.ieee.ets.maxtcs'], '')
+        else:
+            tc, bw, strict = d['ets']
+            # Wireshark reads the IEEE ETS tables into its CEE PG fields.
+            self.expect(n, 'ETS priority -> TC', [num(t['lldp.dcbx.feature.pg.pgid_prio%d' % p]) for p in range(8)], tc)
+            self.expect(n, 'ETS TC bandwidth', [num(t['lldp.dcbx.feature.pg.per%d' % c]) for c in range(8)], bw)
+            self.expect(n, 'ETS TC algorithm', [num(t['lldp.dcbx.ieee.ets.tsa%d' % c]) for c in range(8)],
+                        [0 if c in strict else 2 for c in range(8)])
         a = self.apps.get(r['frame'], {})
         split = lambda f: [int(x, 0) for x in a.get(f, '').split(',') if x]  # noqa: E731
         self.expect(n, 'APP priorities', split('lldp.dcbx.ieee.app.prio'), [p for _, p in d['app']])
@@ -527,6 +538,11 @@ class Checker:
             want.append('app=' + ','.join('%d:%d' % e for e in d['app']))
         if d['maxframe']:
             want.append('maxframe=%d' % d['maxframe'])
+        if d['ets']:
+            tc, bw, strict = d['ets']
+            want += ['ets=' + ','.join(map(str, tc)), 'etsbw=' + ','.join(map(str, bw))]
+            if strict:
+                want.append('strict=' + ','.join(map(str, sorted(strict))))
         self.expect(n, 'truth note', note, want)
 
     def pauses(self):

@@ -335,6 +335,21 @@ class Scenario:
             'storm': 'storm' in pos[1:], 'times': self._times(opts),
         }
 
+    @staticmethod
+    def _ets(opts):
+        """(TC by priority, % by class, strict classes), or None without ets=."""
+        if 'ets' not in opts:
+            return None
+        tc, bw = [0] * 8, [0] * 8
+        for e in opts['ets'].split(','):
+            p, c = e.split(':')
+            tc[int(p)] = int(c)
+        for e in opts.get('etsbw', '').split(',') if opts.get('etsbw') else []:
+            c, pct = e.split(':')
+            bw[int(c)] = int(pct)
+        strict = [int(c) for c in opts['strict'].split(',')] if 'strict' in opts else []
+        return tc, bw, strict
+
     def _lldp(self, pos, opts):
         name, mac = self._port(opts)
         pfc = None
@@ -345,6 +360,7 @@ class Scenario:
             'point': pos[0], 'name': name, 'mac': mac, 'port': opts.get('port', name),
             'pfc': pfc, 'app': app,  # app: (dscp, prio)
             'maxframe': int(opts['maxframe']) if 'maxframe' in opts else None,
+            'ets': self._ets(opts),
             'willing': int(opts.get('willing', 0)), 'mbc': int(opts.get('mbc', 0)), 'cap': int(opts.get('cap', 8)),
             'ttl': int(opts.get('ttl', 120)), 'times': self._times(opts),
         }

@@ -42,6 +42,7 @@ EXPECT = {
     "icrc_bad": ("icrc_bad", set()),
     "timeout": (None, {"timeout_retransmission"}),
     "dcbx": ("dcbx_mismatch", set()),
+    "dcbx_ets": ("ets_mismatch", set()),
     "rnr": ("rnr", set()),
     "mirror_dup": (None, {"mirror_duplicates"}),
     "ce_no_cnp": ("ce_without_cnp", set()),

@@ -78,6 +78,30 @@ TEST(Lldp, IgnoresOther8023SubtypesAndAZeroSize) {
   EXPECT_FALSE(parse_lldp_dcbx(p));
 }
 
+TEST(Lldp, ReadsEtsConfigurationAndRecommendation) {
+  std::vector<uint8_t> p;
+  // willing 1, max TCs 8; priority 3 -> TC 3, 6 -> TC 6; TC0 50%, TC3 50%; TC6 strict
+  tlv(p, 127, {0x00, 0x80, 0xC2, 0x09, 0x88, 0x00, 0x03, 0x00, 0x60, 50, 0, 0, 50, 0, 0, 0, 0,
+               2, 2, 2, 2, 2, 2, 0, 2});
+  tlv(p, 127, {0x00, 0x80, 0xC2, 0x0A, 0x00, 0x00, 0x03, 0x00, 0x00, 60, 0, 0, 40, 0, 0, 0, 0,
+               2, 2, 2, 2, 2, 2, 2, 2});
+  tlv(p, 0, {});
+  const auto a = parse_lldp_dcbx(p);
+  ASSERT_TRUE(a && a->ets && a->ets_recommended);
+  EXPECT_EQ(a->ets->tc, (std::array<uint8_t, 8>{0, 0, 0, 3, 0, 0, 6, 0}));
+  EXPECT_EQ(a->ets->bw[3], 50);
+  EXPECT_EQ(a->ets->tsa[6], kTsaStrict);
+  EXPECT_EQ(a->ets_recommended->bw[0], 60);
+  EXPECT_EQ(a->ets_recommended->tc[6], 0);
+}
+
+TEST(Lldp, ShortEtsTlvIsSkipped) {
+  std::vector<uint8_t> p;
+  tlv(p, 127, {0x00, 0x80, 0xC2, 0x09, 0x88, 0x00, 0x03, 0x00, 0x60, 50, 0, 0, 50});  // cut in its tables
+  tlv(p, 0, {});
+  EXPECT_FALSE(parse_lldp_dcbx(p));
+}
+
 TEST(Lldp, TruncatedPduKeepsWhatWasRead) {
   auto p = pdu(0x08, {{26, 3}});
   p.resize(p.size() - 8);  // cut into the APP TLV

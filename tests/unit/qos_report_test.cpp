@@ -103,7 +103,7 @@ TEST(QosStats, IdenticalDcbxRepeatsAreKeptOnce) {
   s.add_dcbx(5, "leaf-1", a, {});
   s.add_dcbx(900, "leaf-1", a, {});
   a.pfc_enabled = 0;  // the port changed its mind
-  s.add_dcbx(2000, "leaf-1", a, compare(a, Policy::defaults(), Seen{}));
+  s.add_dcbx(2000, "leaf-1", a, compare(a, Policy::defaults(), Seen{}, nullptr));
   ASSERT_EQ(s.dcbx().size(), 2u);
   EXPECT_EQ(s.dcbx()[0].first_frame, 5u);
   EXPECT_EQ(s.dcbx()[0].repeats, 2u);
@@ -140,7 +140,7 @@ TEST(QosReport, PrintsPolicyCountsViolationsAndDcbx) {
   a.pfc_enabled = (1u << 0) | (1u << 3);
   a.app_dscp = {{26, 3}, {48, 6}};
   const auto seen = f.checker.seen(0);
-  f.stats.add_dcbx(9, "nic-a", a, compare(a, f.checker.policy(), seen));
+  f.stats.add_dcbx(9, "nic-a", a, compare(a, f.checker.policy(), seen, nullptr));
 
   const std::string out = f.report("ip.addr==10.0.0.1");
   EXPECT_TRUE(has(out, "RoCE QoS Consistency")) << out;
@@ -187,7 +187,7 @@ TEST(QosReport, DcbxFindingsAreListed) {
   a.mac = {0xaa, 0xbb, 0xcc, 0, 0, 1};
   a.has_pfc = true;
   a.pfc_enabled = 0;
-  s.add_dcbx(42, "leaf-1", a, compare(a, Policy::defaults(), Seen{}));
+  s.add_dcbx(42, "leaf-1", a, compare(a, Policy::defaults(), Seen{}, nullptr));
   const std::string out = format_qos_report(s, Policy::defaults(), {}, "");
   EXPECT_TRUE(has(out, "No RoCE packets.")) << out;
   EXPECT_TRUE(has(out, "no PFC TLV") || has(out, "none")) << out;
