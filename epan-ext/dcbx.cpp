@@ -12,13 +12,14 @@ std::string n(unsigned v) { return std::to_string(v); }
 
 std::string enabled_list(uint8_t mask) { return mask ? format_priorities(mask) : "none"; }
 
-// "TC3 (ETS 50%)", "TC6 (strict)"
-std::string tc_text(const EtsTable& t, uint8_t tc) {
+// "ETS 50%", "strict": a class's algorithm, with its share where ETS.
+std::string algorithm_text(const EtsTable& t, uint8_t tc) {
   const uint8_t c = tc & 7u;
-  std::string s = "TC" + n(c) + " (" + tsa_name(t.tsa[c]);
-  if (t.tsa[c] == kTsaEts) s += " " + n(t.bw[c]) + "%";
-  return s + ")";
+  return t.tsa[c] == kTsaEts ? std::string(tsa_name(t.tsa[c])) + " " + n(t.bw[c]) + "%" : tsa_name(t.tsa[c]);
 }
+
+// "TC3 (ETS 50%)", "TC6 (strict)"
+std::string tc_text(const EtsTable& t, uint8_t tc) { return "TC" + n(tc & 7u) + " (" + algorithm_text(t, tc) + ")"; }
 
 // The priorities other than `prio` in its traffic class.
 uint8_t class_mates(const EtsTable& t, uint8_t prio) {
@@ -80,8 +81,7 @@ std::string format_ets(const EtsTable& t) {
   s += ";";
   for (uint8_t tc = 0; tc < 8; ++tc) {
     if (!(used & priority_bit(tc))) continue;
-    s += std::string(s.back() == ';' ? " " : ", ") + "TC" + n(tc) + " " + tsa_name(t.tsa[tc]);
-    if (t.tsa[tc] == kTsaEts) s += " " + n(t.bw[tc]) + "%";
+    s += std::string(s.back() == ';' ? " " : ", ") + "TC" + n(tc) + " " + algorithm_text(t, tc);
   }
   return s;
 }
@@ -97,6 +97,10 @@ const char* finding_kind_name(DcbxFinding::Kind k) {
     case DcbxFinding::Kind::ets_differs_between_ports: return "ets_differs_between_ports";
   }
   return "?";
+}
+
+const char* announced_in(DcbxFinding::Kind k) {
+  return k == DcbxFinding::Kind::max_frame_below_roce ? "LLDP" : "DCBX";
 }
 
 CheckOf check_of(DcbxFinding::Kind k) {

@@ -75,6 +75,8 @@ struct CheckOf {
   size_t expert;
 };
 CheckOf check_of(DcbxFinding::Kind k);
+// What the finding's TLV belongs to, for titles: "LLDP" (802.3) or "DCBX".
+const char* announced_in(DcbxFinding::Kind k);
 
 // What RoCE (requests and responses, not CNPs) showed at a point so far:
 // bit d of `dscps` for DSCP d, bit p of `priorities` for the effective

@@ -114,8 +114,7 @@ void dcbx(Builder& b) {
       if (d.kind != DKind::max_frame_below_roce) f.where.priority = d.priority;
       if (d.kind == DKind::app_disagrees_with_policy || d.kind == DKind::app_disagrees_with_traffic)
         f.where.dscp = d.dscp;
-      f.title = (d.kind == DKind::max_frame_below_roce ? "LLDP at " : "DCBX at ") + e.point_name + " from " + mac +
-                ": " + d.text;
+      f.title = std::string(qos::announced_in(d.kind)) + " at " + e.point_name + " from " + mac + ": " + d.text;
       f.detail = "announced in " + std::to_string(e.repeats) + (e.repeats == 1 ? " LLDP frame" : " LLDP frames");
       switch (d.kind) {
         case DKind::pfc_off_on_roce_priority:

@@ -109,24 +109,18 @@ std::string dcbx_section(const QosStats& stats) {
   if (stats.dcbx().empty()) return "\nNo DCBX announcements (LLDP with 802.1Qaz or 802.3 maximum frame size TLVs) seen.\n";
   TextTable t({{"First frame"}, {"Point", kLeft}, {"Port MAC", kLeft}, {"Repeats"}, {"PFC enabled", kLeft},
                {"APP DSCP:priority", kLeft}, {"Max frame (B)"}, {"Findings"}});
-  std::string findings;
+  std::string findings, ets;
   for (const DcbxEntry& e : stats.dcbx()) {
     const DcbxAnnouncement& a = e.announcement;
+    const std::string head = "  frame " + num(e.first_frame) + ", " + e.point_name + ", " + mac_to_string(a.mac);
     const std::string pfc = a.has_pfc ? or_none(format_priorities(a.pfc_enabled)) : "no PFC TLV";
     t.add_row({num(e.first_frame), e.point_name, mac_to_string(a.mac), num(e.repeats), pfc, app_list(a),
                a.max_frame_size ? num(a.max_frame_size) : "-", num(e.findings.size())});
-    for (const DcbxFinding& f : e.findings)
-      findings += "  frame " + num(e.first_frame) + ", " + e.point_name + ", " + mac_to_string(a.mac) + ": " + f.text +
-                  " [" + finding_kind_name(f.kind) + "]\n";
+    for (const DcbxFinding& f : e.findings) findings += head + ": " + f.text + " [" + finding_kind_name(f.kind) + "]\n";
+    if (a.ets) ets += head + ": " + format_ets(*a.ets) + "\n";
+    if (a.ets_recommended) ets += head + " recommends: " + format_ets(*a.ets_recommended) + "\n";
   }
   std::string out = "\nDCBX announcements (identical repeats counted once)\n" + t.render();
-  std::string ets;
-  for (const DcbxEntry& e : stats.dcbx()) {
-    const std::string head = "  frame " + num(e.first_frame) + ", " + e.point_name + ", " + mac_to_string(e.announcement.mac);
-    if (e.announcement.ets) ets += head + ": " + format_ets(*e.announcement.ets) + "\n";
-    if (e.announcement.ets_recommended)
-      ets += head + " recommends: " + format_ets(*e.announcement.ets_recommended) + "\n";
-  }
   if (!ets.empty()) out += "ETS (traffic class by priority 0..7; the classes' algorithm and share)\n" + ets;
   out += findings.empty() ? "No DCBX findings: the announcements agree with the policy and the traffic.\n"
                           : "DCBX findings\n" + findings;

@@ -57,8 +57,7 @@ void render_dcbx(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const qos:
     const qos::CheckOf c = qos::check_of(f.kind);
     proto_item* it = gen(proto_tree_add_string(t, check_field(c.row), tvb, 0, 0, f.text.c_str()));
     expert_add_info_format(pinfo, it, check_expert(c.row, c.expert), "%s from %s at %s: %s",
-                           f.kind == qos::DcbxFinding::Kind::max_frame_below_roce ? "LLDP" : "DCBX", mac.c_str(),
-                           point.c_str(), f.text.c_str());
+                           qos::announced_in(f.kind), mac.c_str(), point.c_str(), f.text.c_str());
   }
 }
 
