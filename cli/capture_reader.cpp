@@ -17,7 +17,8 @@ struct CaptureReader::Impl {
   Buffer buf{};
 };
 
-CaptureReader::CaptureReader(const std::string& path) : impl_(std::make_unique<Impl>()), path_(path) {
+CaptureReader::CaptureReader(const std::string& path)
+    : impl_(std::make_unique<Impl>()), path_(path == "-" ? "standard input" : path) {
   static const bool ready = [] {
     ws::log_init("roceshark");  // uninitialised, wslog prints wiretap's debug chatter
     wtap_init(FALSE);
@@ -27,7 +28,7 @@ CaptureReader::CaptureReader(const std::string& path) : impl_(std::make_unique<I
   int err = 0;
   gchar* info = nullptr;
   impl_->w = wtap_open_offline(path.c_str(), WTAP_TYPE_AUTO, &err, &info, FALSE);
-  if (!impl_->w) throw std::runtime_error(path + ": " + ws::wtap_error(err, info));
+  if (!impl_->w) throw std::runtime_error(path_ + ": " + ws::wtap_error(err, info));
   ws::rec_init(&impl_->rec);
   ws_buffer_init(&impl_->buf, 2048);
 }
@@ -60,6 +61,13 @@ bool CaptureReader::next(Record& r) {
     r.ts_ns = static_cast<uint64_t>(rec.ts.secs) * 1'000'000'000u + static_cast<uint64_t>(rec.ts.nsecs);
     return true;
   }
+}
+
+uint32_t CaptureReader::interfaces() {
+  wtapng_iface_descriptions_t* idbs = wtap_file_get_idb_info(impl_->w);
+  const uint32_t n = idbs ? idbs->interface_data->len : 0;
+  g_free(idbs);
+  return n;
 }
 
 const char* CaptureReader::interface_name(uint32_t id) {

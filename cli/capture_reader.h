@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // One capture file, record by record, through Wireshark's libwiretap: any
-// format Wireshark reads (pcap, pcapng, ERF, compressed files).
+// format Wireshark reads (pcap, pcapng, ERF, compressed files); "-" is the
+// standard input.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -30,7 +31,10 @@ class CaptureReader {
   bool next(Record& r);
   // As Wireshark names an interface: its name, else its description, else "unknown".
   const char* interface_name(uint32_t id);
+  // The interfaces the file has described so far (pcapng may add more later).
+  uint32_t interfaces();
   uint64_t records() const { return records_; }
+  const std::string& path() const { return path_; }
 
  private:
   struct Impl;

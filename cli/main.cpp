@@ -2,58 +2,154 @@
 // roceshark: the plugin's analysis without Wireshark's dissection, for big
 // captures and nightly checks (README, "The roceshark command").
 //
-//   roceshark VIEW FILE     VIEW: qp, pfc, qos, hops, triage, report
+//   roceshark [-o roce.NAME:VALUE]... VIEW FILE...
 //
 // prints what `tshark -q -r FILE -z roce,VIEW` prints, from the same
-// decoder, analysis and views, keeping no result per frame. Exit status: 0;
-// 1 when the file could not be read to the end (what came before it is
-// analysed and printed); 2 when nothing could be analysed (a bad command
-// line, a file that cannot be opened or is in no known format).
+// decoder, analysis and views, keeping no result per frame. Several files
+// are read as `mergecap -I none` would merge them; "-" is the standard input.
+// Exit status (views): 0; 1 when a file could not be read to the end (what
+// came before it is analysed and printed); 2 when nothing could be analysed
+// (a bad command line, a file that cannot be opened or is in no known
+// format). `health` exits as scripts/roce-health does.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <algorithm>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
-#include "cli/capture_reader.h"
+#include "cli/capture_set.h"
 #include "epan-ext/decode/frame_decoder.h"
 #include "epan-ext/event_log.h"
 #include "epan-ext/points.h"
+#include "epan-ext/preferences.h"
 #include "epan-ext/tapped.h"
+#include "epan-ext/triage.h"
 #include "epan-ext/views.h"
 
 namespace roceshark::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: roceshark VIEW FILE\n"
+    "usage: roceshark [-o roce.NAME:VALUE]... VIEW FILE...\n"
+    "       roceshark [-o roce.NAME:VALUE]... [--fail-on warn|fail] health FILE...\n"
     "  VIEW: qp, pfc, qos, hops, triage or report (JSON): what tshark -q -z roce,VIEW prints\n"
-    "  FILE: a capture in any format Wireshark reads\n";
+    "  health: the triage, with its verdict as the exit status: 0 PASS (or WARN), 1 FAIL\n"
+    "          (or WARN with --fail-on warn), 2 cannot judge\n"
+    "  FILE: a capture in any format Wireshark reads, '-' for the standard input; several\n"
+    "        files are read as mergecap -I none merges them, each file's interfaces its own points\n"
+    "  -o roce.NAME:VALUE: a roce.* preference, as tshark -o takes it (README, Preferences)\n";
 
-constexpr std::string_view kViews[] = {"qp", "pfc", "qos", "hops", "triage", "report"};
+constexpr std::string_view kViews[] = {"qp", "pfc", "qos", "hops", "triage", "report", "health"};
 
 void print(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
+struct Options {
+  std::string view;
+  std::vector<std::string> files;
+  prefs::Settings settings;
+  bool fail_on_warn = false;
+};
+
+// A bad command line: the sentence to print, then the usage.
+struct UsageError {
+  std::string why;
+};
+
+// "roce.NAME:VALUE" into `s`. A bad value is an error here, not a warning
+// as in tshark: a command run from cron has nobody to read a warning.
+void set_preference(prefs::Settings& s, std::string_view arg) {
+  const size_t colon = arg.find(':');
+  const std::string_view name = arg.substr(0, colon);
+  if (colon == std::string_view::npos) throw UsageError{"-o " + std::string(arg) + ": expected roce.NAME:VALUE"};
+  if (name.substr(0, 5) != "roce.")
+    throw UsageError{"-o " + std::string(arg) + ": only roce.* preferences apply to roceshark"};
+  const prefs::Preference* p = prefs::find(name.substr(5));
+  if (!p) throw UsageError{"-o " + std::string(arg) + ": no preference " + std::string(name)};
+  std::string error;
+  if (!prefs::set(s, *p, arg.substr(colon + 1), error)) throw UsageError{error};
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  int i = 1;
+  for (; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "-o" || a == "--fail-on") {
+      if (i + 1 == argc) throw UsageError{std::string(a) + " needs a value"};
+      const std::string_view v = argv[++i];
+      if (a == "-o") set_preference(o.settings, v);
+      else if (v == "warn" || v == "fail") o.fail_on_warn = v == "warn";
+      else throw UsageError{"--fail-on " + std::string(v) + ": use warn or fail"};
+    } else if (a.size() > 2 && a.substr(0, 2) == "-o") {
+      set_preference(o.settings, a.substr(2));
+    } else if (a.size() > 1 && a[0] == '-') {
+      throw UsageError{"unknown option " + std::string(a)};
+    } else {
+      break;
+    }
+  }
+  if (i == argc) throw UsageError{"no view"};
+  o.view = argv[i++];
+  if (std::find(std::begin(kViews), std::end(kViews), o.view) == std::end(kViews))
+    throw UsageError{"unknown view '" + o.view + "'"};
+  if (o.fail_on_warn && o.view != "health") throw UsageError{"--fail-on applies to health only"};
+  o.files.assign(argv + i, argv + argc);
+  if (o.files.empty()) throw UsageError{"no capture file"};
+  if (std::count(o.files.begin(), o.files.end(), "-") > 1) throw UsageError{"'-' (the standard input) twice"};
+  return o;
+}
+
+// On a terminal, a line on stderr every second or so: packets, rate, time.
+class Progress {
+ public:
+  Progress() : on_(isatty(STDERR_FILENO)), start_(Clock::now()), last_(start_) {}
+  void tick(uint64_t packets) {
+    if (!on_ || (packets & 0xffff) != 0) return;
+    const auto now = Clock::now();
+    if (now - last_ < std::chrono::seconds(1)) return;
+    last_ = now;
+    const double s = std::chrono::duration<double>(now - start_).count();
+    std::fprintf(stderr, "\rroceshark: %llu packets, %.2f M/s, %.0f s ", static_cast<unsigned long long>(packets),
+                 double(packets) / s / 1e6, s);
+    shown_ = true;
+  }
+  ~Progress() {
+    if (shown_) std::fputs("\r\033[K", stderr);  // leave the terminal as it was
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  bool on_, shown_ = false;
+  Clock::time_point start_, last_;
+};
+
 // Everything of one capture, as the plugin's session and tap gather it.
 struct Run {
-  Config cfg;
-  points::Naming naming;
+  explicit Run(const prefs::Settings& s) : settings(s) {}
+  const prefs::Settings settings;
   EventLog events;
-  Analyzer analyzer{cfg, &events};
+  Analyzer analyzer{settings.cfg, &events};
   Tapped<ReportStats> tapped;
 
-  void frame(CaptureReader& in, const Record& r, uint32_t number) {
+  void frame(CaptureSet& in, const Record& r, uint32_t number) {
     decode::FrameIn f;
     f.bytes = r.bytes, f.wire_len = r.wire_len, f.frame = number, f.point = r.interface, f.ts_ns = r.ts_ns;
     f.link = r.ethernet ? decode::LinkType::ethernet : decode::LinkType::other;
+    f.check_icrc = settings.check_icrc;
     decode::Decoded d = decode::decode_frame(f);
     if (d.kind == decode::Kind::not_ours) return;
-    const uint32_t point = points::frame_point(naming.key, r.interface, d.erspan_session, d.outer_vlan);
+    const uint32_t point = points::frame_point(settings.naming.key, r.interface, d.erspan_session, d.outer_vlan);
     d.set_point(point);
     if (!analyzer.point_named(point))
-      analyzer.name_point(point, points::name(naming, point, points::is_interface(point) ? in.interface_name(point) : nullptr));
+      analyzer.name_point(point,
+                          points::name(settings.naming, point, points::is_interface(point) ? in.interface_name(point) : nullptr));
     TapRecord rec{nullptr, &analyzer, r.ts_ns, r.wire_len, nullptr, nullptr, &events};
     qos::DcbxVerdict dcbx;
     switch (d.kind) {
@@ -65,17 +161,37 @@ struct Run {
     tapped.add(rec);
   }
 
-  void view(std::string_view name) {
+  // Prints the view; for health, returns the exit status of its verdict.
+  int view(std::string_view name, bool fail_on_warn) {
     tapped.settle();
     const ReportStats& s = tapped.stats;
     const Analyzer* a = tapped.analyzer;
-    const std::string filter;  // none yet
+    const std::string filter;  // display filters need Wireshark: use tshark for them
     if (name == "qp") views::qp(s.qp, a, filter, print);
     else if (name == "pfc") views::pfc(s.pfc, a, filter, print);
-    else if (name == "qos") views::qos(s.qos, a, cfg.policy, filter, print);
+    else if (name == "qos") views::qos(s.qos, a, settings.cfg.policy, filter, print);
     else if (name == "hops") views::hops(s.hops, a, filter, print);
     else if (name == "triage") views::triage(s, a, filter, print);
-    else views::report(s, a, filter, print);
+    else if (name == "report") views::report(s, a, filter, print);
+    else return health(s, a, fail_on_warn);
+    return 0;
+  }
+
+  static int health(const ReportStats& s, const Analyzer* a, bool fail_on_warn) {
+    static const Analyzer kNothing;
+    const triage::Triage t = triage::make_triage(s, a ? *a : kNothing);
+    print(format_triage(t, ""));
+    switch (t.health.overall) {
+      case triage::Grade::pass: return 0;
+      case triage::Grade::warn: return fail_on_warn ? 1 : 0;
+      case triage::Grade::fail: return 1;
+      case triage::Grade::incomplete:
+        std::fputs("roceshark: verdict INCOMPLETE: part of the capture was not analysed (see Limit above); cannot "
+                   "judge\n", stderr);
+        return 2;
+      case triage::Grade::na: break;
+    }
+    return 2;
   }
 };
 
@@ -84,34 +200,38 @@ int main(int argc, char** argv) {
     std::fputs(kUsage, stdout);
     return 0;
   }
-  if (argc != 3) {
-    std::fputs(kUsage, stderr);
-    return 2;
-  }
-  const std::string_view view = argv[1];
-  if (std::find(std::begin(kViews), std::end(kViews), view) == std::end(kViews)) {
-    std::fprintf(stderr, "roceshark: unknown view '%s'\n%s", argv[1], kUsage);
-    return 2;
-  }
-  std::unique_ptr<CaptureReader> in;
+  Options o;
   try {
-    in = std::make_unique<CaptureReader>(argv[2]);
+    o = parse(argc, argv);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "roceshark: %s\n%s", e.why.c_str(), kUsage);
+    return 2;
+  }
+  std::unique_ptr<CaptureSet> in;
+  try {
+    in = std::make_unique<CaptureSet>(o.files);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "roceshark: %s\n", e.what());
     return 2;  // nothing analysed
   }
-  Run run;
-  int status = 0;
-  try {
+  auto run = std::make_unique<Run>(o.settings);
+  {
+    Progress progress;
     Record r;
-    for (uint32_t n = 1; in->next(r); ++n) run.frame(*in, r, n);
-  } catch (const std::exception& e) {
-    // What was read before the error is still reported, as tshark does.
-    std::fprintf(stderr, "roceshark: %s; the records before it are analysed\n", e.what());
-    status = 1;
+    for (uint32_t n = 1; in->next(r); ++n) {
+      run->frame(*in, r, n);
+      progress.tick(n);
+    }
   }
-  run.view(view);
-  return status;
+  // What was read before an error is still reported, as tshark does.
+  for (const std::string& e : in->errors())
+    std::fprintf(stderr, "roceshark: %s; the records before it are analysed\n", e.c_str());
+  const int verdict = run->view(o.view, o.fail_on_warn);
+  if (!in->errors().empty()) {
+    if (o.view == "health") std::fputs("roceshark: a capture was cut short: cannot judge the whole of it\n", stderr);
+    return o.view == "health" ? 2 : 1;
+  }
+  return verdict;
 }
 
 }  // namespace

@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Registration of the `roce` postdissector: fields, expert infos,
-// preferences, the tap, and the per-file init and cleanup.
+// preferences (register_prefs.cpp), the tap, and the per-file init and cleanup.
 #include <epan/expert.h>
-#include <epan/prefs.h>
 #include <epan/tap.h>
-#include <wsutil/report_message.h>
-
-#include <string>
 
 #include "plugins/dissect.h"
 #include "plugins/register.h"
@@ -18,72 +14,11 @@ Ids ids;
 
 namespace {
 
-// Preferences (documented, with their accepted ranges, in README.md).
-guint pref_timeout_us = 1000;
-guint pref_duplicate_window_us = 50;
-guint pref_reorder_window_us = 100;
-// The limits on hostile captures (epan-ext/limits.h): registered and applied alike.
-struct LimitPref {
-  const char* name;
-  const char* title;
-  const char* description;
-  uint32_t Config::*field;
-  guint value;
-};
-LimitPref limit_prefs[] = {
-    {"max_flows", "Flow limit", "Flows analysed per file; packets of further flows are counted, not analysed",
-     &Config::max_flows, Config{}.max_flows},
-    {"max_points", "Capture point limit",
-     "Capture points analysed per file; RoCE and PFC frames at further points are counted, not analysed",
-     &Config::max_points, Config{}.max_points},
-    {"max_flow_points", "Flow and point limit",
-     "(Flow, capture point) pairs analysed per file; packets of further pairs are counted, not analysed",
-     &Config::max_flow_points, Config{}.max_flow_points},
-    {"max_pfc_ports", "Pausing port limit",
-     "(Capture point, source MAC) pairs whose PFC frames are analysed per file; PFC frames from further ports "
-     "are counted, not analysed",
-     &Config::max_pfc_ports, Config{}.max_pfc_ports},
-};
-ws::pref_bool pref_check_icrc = TRUE;
-
 const true_false_string kPresent = {"Yes", "No"};
 
-// The configuration the preferences last validated to. Each preference is
-// applied on its own: a bad value is reported (a dialog in the GUI, stderr in
-// tshark), keeps its previous setting, and the others still apply.
-Config configured;
-
-// Flows, points, (flow, point) states and pausing ports analysed per file:
-// at least one, at most 2^24 (memory).
-constexpr uint64_t kMaxLimit = 1u << 24;
-
-void apply_preferences() {
-  Config cfg = configured;
-  PrefErrors errors;
-  apply_uint(errors, "timeout_us", pref_timeout_us, 1, kMaxWindowUs, [&](uint64_t v) { cfg.timeout_ns = v * 1000; });
-  apply_uint(errors, "duplicate_window_us", pref_duplicate_window_us, 1, kMaxWindowUs,
-             [&](uint64_t v) { cfg.duplicate_window_ns = v * 1000; });
-  apply_uint(errors, "reorder_window_us", pref_reorder_window_us, 1, kMaxWindowUs,
-             [&](uint64_t v) { cfg.reorder_window_ns = v * 1000; });
-  for (const LimitPref& l : limit_prefs)
-    apply_uint(errors, l.name, l.value, 1, kMaxLimit, [&](uint64_t v) { cfg.*l.field = static_cast<uint32_t>(v); });
-  apply_pfc_preferences(cfg, errors);
-  apply_qos_preferences(cfg, errors);
-  apply_hop_preferences(cfg, errors);
-  apply_health_preferences(cfg, errors);
-  for (const std::string& e : errors) report_failure("RoCE preference error: %s", e.c_str());
-  configured = cfg;
-}
-
-}  // namespace
-
-const qos::Policy& configured_policy() { return configured.policy; }
-
-namespace {
-
 void init_file() {
-  session_reset(configured);
-  set_check_icrc(pref_check_icrc);
+  session_reset(settings().cfg);
+  set_check_icrc(settings().check_icrc);
 }
 
 void register_fields() {
@@ -195,30 +130,6 @@ void register_fields() {
   register_qos_fields();
   register_hop_fields();
   register_check_fields();
-}
-
-void register_preferences() {
-  module_t* m = prefs_register_protocol(ids.proto, apply_preferences);
-  prefs_register_uint_preference(m, "timeout_us", "Timeout threshold (us)",
-                                 "A retransmission with no NAK before it, after at least this much silence on its "
-                                 "flow, is a timeout retransmission",
-                                 10, &pref_timeout_us);
-  prefs_register_uint_preference(m, "duplicate_window_us", "Duplicate window (us)",
-                                 "The same packet again within this window, with no NAK between, is a capture "
-                                 "duplicate (SPAN mirroring both directions), not a retransmission",
-                                 10, &pref_duplicate_window_us);
-  prefs_register_uint_preference(m, "reorder_window_us", "Reorder window (us)",
-                                 "A skipped PSN arriving within this time of the packet that skipped it, with no "
-                                 "NAK, RNR NAK or timer that could have made the sender resend it, is out of order "
-                                 "(adaptive routing), not a loss",
-                                 10, &pref_reorder_window_us);
-  prefs_register_bool_preference(m, "check_icrc", "Validate the ICRC",
-                                 "Recompute the invariant CRC of every fully captured RoCE packet", &pref_check_icrc);
-  for (LimitPref& l : limit_prefs) prefs_register_uint_preference(m, l.name, l.title, l.description, 10, &l.value);
-  register_pfc_preferences(m);
-  register_qos_preferences(m);
-  register_hop_preferences(m);
-  register_health_preferences(m);
 }
 
 }  // namespace

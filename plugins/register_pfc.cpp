@@ -1,11 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// PFC fields, expert infos and preferences of the `roce` protocol.
+// PFC fields and expert infos of the `roce` protocol.
 #include <epan/expert.h>
-#include <epan/prefs.h>
-
-#include <string>
-#include <utility>
-#include <vector>
 
 #include "plugins/register.h"
 #include "plugins/roce.h"
@@ -14,13 +9,6 @@ namespace roceshark::glue {
 namespace {
 
 const true_false_string kPresent = {"Yes", "No"};
-
-guint pref_link_gbps = 100;
-const char* pref_point_gbps = "";
-guint pref_storm_ms = 1;
-guint pref_storm_gap_us = 100;
-guint pref_ecn_window_us = 1000;
-guint pref_propagation_us = 1000;
 
 }  // namespace
 
@@ -57,45 +45,6 @@ void register_pfc_fields() {
   proto_register_field_array(ids.proto, hf, array_length(hf));
   proto_register_subtree_array(ett, array_length(ett));
   expert_register_field_array(expert_register_protocol(ids.proto), ei, array_length(ei));
-}
-
-void register_pfc_preferences(module_t* m) {
-  prefs_register_uint_preference(m, "link_gbps", "Link speed (Gb/s)",
-                                 "Speed of the tapped links: a PFC quantum is 512 bit times", 10, &pref_link_gbps);
-  prefs_register_string_preference(m, "point_link_gbps", "Link speed per capture point",
-                                   "Overrides by capture point name, e.g. nic-a:25,leaf-1:400", &pref_point_gbps);
-  prefs_register_uint_preference(m, "storm_ms", "PFC storm threshold (ms)",
-                                 "Pause asserted this long (refreshed with gaps under roce.storm_gap_us) is a storm",
-                                 10, &pref_storm_ms);
-  prefs_register_uint_preference(m, "storm_gap_us", "PFC storm gap (us)",
-                                 "Pauses this close together count as one continuous pause", 10, &pref_storm_gap_us);
-  prefs_register_uint_preference(m, "ecn_window_us", "ECN-before-pause window (us)",
-                                 "A pause with no ECN-CE mark or CNP on its link this long before it is flagged", 10,
-                                 &pref_ecn_window_us);
-  prefs_register_uint_preference(m, "propagation_window_us", "Pause propagation window (us)",
-                                 "A pause at one point this soon after a storm at another is its propagation", 10,
-                                 &pref_propagation_us);
-}
-
-void apply_pfc_preferences(Config& cfg, PrefErrors& errors) {
-  apply_uint(errors, "link_gbps", pref_link_gbps, kMinGbps, kMaxGbps, [&](uint64_t v) { cfg.link_gbps = double(v); });
-  apply_uint(errors, "storm_ms", pref_storm_ms, 1, kMaxWindowUs / 1000, [&](uint64_t v) { cfg.storm_ns = v * 1'000'000; });
-  apply_uint(errors, "storm_gap_us", pref_storm_gap_us, 1, kMaxWindowUs, [&](uint64_t v) { cfg.storm_gap_ns = v * 1000; });
-  apply_uint(errors, "ecn_window_us", pref_ecn_window_us, 1, kMaxWindowUs,
-             [&](uint64_t v) { cfg.ecn_window_ns = v * 1000; });
-  apply_uint(errors, "propagation_window_us", pref_propagation_us, 1, kMaxWindowUs,
-             [&](uint64_t v) { cfg.propagation_window_ns = v * 1000; });
-  // "name:gbps,name:gbps"; a name may hold colons, the speed is after the last one.
-  std::string why;
-  const auto pairs = options::parse_pairs(pref_point_gbps ? pref_point_gbps : "", ':', why, options::SplitAt::last);
-  if (!pairs) return pref_error(errors, "point_link_gbps", why + " (expected point:gbps, e.g. nic-a:25,leaf-1:400)");
-  std::vector<std::pair<std::string, double>> by_name;
-  for (const auto& [name, text] : *pairs) {
-    const auto gbps = options::parse_decimal(text, kMinGbps, kMaxGbps, why);
-    if (!gbps) return pref_error(errors, "point_link_gbps", name + ": " + why);
-    by_name.emplace_back(name, *gbps);
-  }
-  cfg.point_gbps_by_name = std::move(by_name);
 }
 
 }  // namespace roceshark::glue

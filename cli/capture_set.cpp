@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "cli/capture_set.h"
+
+#include <exception>
+
+namespace roceshark::cli {
+
+CaptureSet::CaptureSet(const std::vector<std::string>& paths) {
+  uint32_t first = 0;
+  for (const std::string& path : paths) {
+    Source& s = sources_.emplace_back();
+    s.reader = std::make_unique<CaptureReader>(path);
+    s.first = first;
+    s.count = s.reader->interfaces();
+    first += s.count;
+  }
+}
+
+void CaptureSet::refill(Source& s) {
+  if (s.ended) return;
+  try {
+    s.has = s.reader->next(s.pending);
+  } catch (const std::exception& e) {
+    errors_.emplace_back(e.what());
+    s.has = false;
+  }
+  s.ended = !s.has;
+}
+
+bool CaptureSet::next(Record& r) {
+  // Every source holds its next record, except the one returned last time:
+  // its bytes stayed valid until now.
+  for (size_t i = 0; i < sources_.size(); ++i)
+    if (!sources_[i].has || i == last_) refill(sources_[i]);
+  size_t best = SIZE_MAX;
+  for (size_t i = 0; i < sources_.size(); ++i)
+    if (sources_[i].has && (best == SIZE_MAX || sources_[i].pending.ts_ns < sources_[best].pending.ts_ns)) best = i;
+  last_ = best;
+  if (best == SIZE_MAX) return false;
+  r = sources_[best].pending;
+  r.interface = point_of(best, r.interface);
+  return true;
+}
+
+uint32_t CaptureSet::point_of(size_t source, uint32_t interface) {
+  const Source& s = sources_[source];
+  if (interface < s.count || source + 1 == sources_.size()) return s.first + interface;
+  const uint64_t key = uint64_t(source) << 32 | interface;
+  for (const auto& [k, point] : late_)
+    if (k == key) return point;
+  late_.emplace_back(key, next_late_);
+  return next_late_++;
+}
+
+const char* CaptureSet::interface_name(uint32_t point) {
+  for (const auto& [k, p] : late_)
+    if (p == point) return sources_[k >> 32].reader->interface_name(uint32_t(k));
+  for (size_t i = sources_.size(); i-- > 0;)
+    if (point >= sources_[i].first) return sources_[i].reader->interface_name(point - sources_[i].first);
+  return "unknown";
+}
+
+}  // namespace roceshark::cli

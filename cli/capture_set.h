@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Several capture files read as one, each file's interfaces its own capture
+// points: what `mergecap -I none` would write, without writing it. Records
+// come in time order across the files (a tie goes to the earlier file);
+// file k's interface i is point (interfaces of the files before k) + i.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli/capture_reader.h"
+
+namespace roceshark::cli {
+
+class CaptureSet {
+ public:
+  // Opens every file first: throws std::runtime_error naming the one that
+  // cannot be opened.
+  explicit CaptureSet(const std::vector<std::string>& paths);
+
+  // The next packet record of all the files; false when all have ended. A
+  // file that fails part-way ends there, its error kept in errors(); the
+  // others go on.
+  bool next(Record& r);
+  const char* interface_name(uint32_t point);
+  const std::vector<std::string>& errors() const { return errors_; }
+
+ private:
+  struct Source {
+    std::unique_ptr<CaptureReader> reader;
+    Record pending;
+    bool has = false;     // `pending` holds its next record
+    bool ended = false;
+    uint32_t first = 0;   // its first point
+    uint32_t count = 0;   // interfaces known when it was opened
+  };
+  void refill(Source& s);
+  uint32_t point_of(size_t source, uint32_t interface);
+
+  std::vector<Source> sources_;
+  size_t last_ = SIZE_MAX;  // the source whose record next() returned last
+  // Interfaces a pcapng file describes only after its first packets: from
+  // kFirstLate on, numbered as they appear (the last file's keep their own
+  // numbers, as no file's points follow them).
+  static constexpr uint32_t kFirstLate = 1u << 20;
+  std::vector<std::pair<uint64_t, uint32_t>> late_;  // (source << 32 | interface, point)
+  uint32_t next_late_ = kFirstLate;
+  std::vector<std::string> errors_;
+};
+
+}  // namespace roceshark::cli

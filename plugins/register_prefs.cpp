@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The roce.* preferences, registered with Wireshark from the engine's table
+// (epan-ext/preferences.h) and applied through it.
+#include <epan/prefs.h>
+#include <wsutil/report_message.h>
+
+#include <cstdlib>
+#include <deque>
+#include <string>
+
+#include "epan-ext/preferences.h"
+#include "plugins/points.h"
+#include "plugins/register.h"
+#include "plugins/roce.h"
+
+namespace roceshark::glue {
+namespace {
+
+// Where Wireshark keeps each preference's value. A deque: Wireshark holds
+// pointers into it, so nothing may move.
+struct Stored {
+  guint number = 0;
+  const char* text = nullptr;
+  ws::pref_bool flag = FALSE;
+};
+std::deque<Stored> stored;
+
+// The settings the preferences last validated to. Each preference is applied
+// on its own: a bad value is reported (a dialog in the GUI, stderr in
+// tshark), keeps its previous setting, and the others still apply.
+prefs::Settings configured;
+
+std::string text_of(const prefs::Preference& p, const Stored& s) {
+  switch (p.type) {
+    case prefs::Type::number: return std::to_string(s.number);
+    case prefs::Type::flag: return prefs::flag_text(s.flag);
+    case prefs::Type::text: break;
+  }
+  return s.text ? s.text : "";
+}
+
+}  // namespace
+
+void apply_preferences() {
+  prefs::Settings next = configured;
+  size_t i = 0;
+  for (const prefs::Preference& p : prefs::all()) {
+    std::string error;
+    if (!prefs::set(next, p, text_of(p, stored[i++]), error)) report_failure("RoCE preference error: %s", error.c_str());
+  }
+  configured = std::move(next);
+  set_point_naming(configured.naming);
+}
+
+void register_preferences() {
+  module_t* m = prefs_register_protocol(ids.proto, apply_preferences);
+  for (const prefs::Preference& p : prefs::all()) {
+    Stored& s = stored.emplace_back();
+    switch (p.type) {
+      case prefs::Type::number:
+        s.number = static_cast<guint>(std::strtoul(p.initial.c_str(), nullptr, 10));
+        prefs_register_uint_preference(m, p.name, p.title, p.description, 10, &s.number);
+        break;
+      case prefs::Type::flag:
+        s.flag = p.initial == prefs::flag_text(true);
+        prefs_register_bool_preference(m, p.name, p.title, p.description, &s.flag);
+        break;
+      case prefs::Type::text:
+        s.text = p.initial.c_str();
+        prefs_register_string_preference(m, p.name, p.title, p.description, &s.text);
+        break;
+    }
+  }
+}
+
+const prefs::Settings& settings() { return configured; }
+
+const qos::Policy& configured_policy() { return configured.cfg.policy; }
+
+}  // namespace roceshark::glue
