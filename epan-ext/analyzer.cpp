@@ -142,6 +142,7 @@ const Verdict& Analyzer::process(const PacketInfo& p) {
   }
   if (v.role == Role::datagram) match_across_points(p, v);  // UD and CM MADs cross the same hops
   if (v.role != Role::other && p.ttl) check_one_place(p, v);
+  if (v.role == Role::request || v.role == Role::response || v.role == Role::cnp) watch_notification_point(p, v);
   if (p.icrc == IcrcState::not_captured) {
     FlowPoint& fp = flow_point(id, p.point);
     v.first_unchecked = !fp.unchecked_noted;
@@ -168,6 +169,30 @@ void Analyzer::match_across_points(const PacketInfo& p, Verdict& v) {
     hop_ = *h;
     v.has_hop = has_hop_ = true;
   }
+}
+
+// Judged from what came before, so one pass knows it (kCnpDeadlineNs). A
+// CNP from the receiver matched to no QP (no CM seen) could be the answer,
+// so such a receiver is not judged.
+void Analyzer::watch_notification_point(const PacketInfo& p, Verdict& v) {
+  if (v.seq == SeqClass::duplicate) return;  // a mirror copy says nothing new
+  if (v.role == Role::cnp) {
+    if (v.row_flow != v.flow) flows_[v.row_flow].cnp_seen = true;
+    else cnp_unmatched_senders_.insert(p.src);
+    return;
+  }
+  Flow& f = flows_[v.row_flow];
+  if (v.role == Role::request) {
+    if (p.ecn == 3 && !f.ce_seen) f.ce_seen = true, f.first_ce_ns = p.ts_ns, f.first_ce_psn = p.psn;
+    return;
+  }
+  if (v.row_flow == v.flow || !f.ce_seen || f.cnp_seen || f.cnp_missing_noted) return;
+  // Proof the receiver got the CE packet: an ACK at or past its PSN, a NAK past it.
+  const bool nak = v.nak != NakCode::none;
+  const int32_t past = psn::diff(p.psn, f.first_ce_psn);
+  if (past < 0 || (nak && past == 0)) return;
+  if (p.ts_ns < f.first_ce_ns + kCnpDeadlineNs || cnp_unmatched_senders_.contains(p.src)) return;
+  v.cnp_missing = f.cnp_missing_noted = true;
 }
 
 void Analyzer::check_one_place(const PacketInfo& p, Verdict& v) {

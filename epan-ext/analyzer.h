@@ -116,6 +116,7 @@ class Analyzer {
   void sight_for_pfc(const PacketInfo& p, Verdict& v);
   void match_across_points(const PacketInfo& p, Verdict& v);
   void check_one_place(const PacketInfo& p, Verdict& v);
+  void watch_notification_point(const PacketInfo& p, Verdict& v);
 
   Config cfg_;
   EventSink* events_;
@@ -136,6 +137,12 @@ class Analyzer {
   LimitNotes limit_notes_;
   std::unordered_set<uint32_t> admitted_points_;  // up to roce.max_points
   std::unordered_set<uint32_t> mirrored_points_;  // points where a mirror copy was proven
+  struct AddressHash {
+    size_t operator()(const Address& a) const { return hash_address(a); }
+  };
+  // Hosts that sent a CNP matched to no request flow (no CM seen): it could
+  // answer any of their QPs.
+  std::unordered_set<Address, AddressHash> cnp_unmatched_senders_;
 
   struct CmKey {
     Address active, passive;

@@ -195,15 +195,15 @@ inline constexpr Check kCatalogue[] = {
      "triage.md#kinds",
      {"warning", "pauses with no ECN-CE or CNP before them (`roce.pfc.no_ecn`)", "point, MAC, priority",
       "the row's pause stall"}},
-    // No per-frame field or expert info yet: the CNPs a receiver never sent
-    // are known only at the end of the capture (see kWithoutField).
     {"ce_without_cnp",
-     {},
-     {},
-     "roce.qp.stream {streams} && roce.point {points} && roce.role == \"request\" && "
-     "(ip.dsfield.ecn == 3 || ipv6.tclass.ecn == 3)",
+     {{{"roce.cnp.missing", "CNP missing",
+        "The receiver acknowledges this QP's first ECN-CE marked request (5 us or more before) and has sent no CNP "
+        "for it: its DCQCN notification point is off"}}},
+     {{{"roce.cnp.missing.expert", protocol, warn, "No CNP for ECN-CE marks: notification point off"}}},
+     "roce.qp.stream {streams} && roce.point {points} && ({field} || (roce.role == \"request\" && "
+     "(ip.dsfield.ecn == 3 || ipv6.tclass.ecn == 3)))",
      "triage.md#decisions",
-     {"warning", "CE-marked requests of QPs whose receiver answered after them but never with a CNP",
+     {"warning", "a response acknowledging its QP's first CE-marked request, no CNP before (`roce.cnp.missing`)",
       "receiver, points, streams", "pause stall"}},
     {"ecn_not_capable",
      {{{"roce.qos.ecn_not_capable", "ECN not capable", "RoCE data that is not ECN-capable while the policy expects ECN"}}},
@@ -326,9 +326,6 @@ inline constexpr Check kCatalogue[] = {
      {"note", "mirror copies", "point", "-"}},
 };
 inline constexpr size_t kRows = std::size(kCatalogue);
-
-// The checks the GUI cannot show yet: the triage alone reports them.
-inline constexpr std::string_view kWithoutField[] = {"ce_without_cnp"};
 
 // A finding kind: its catalogue row. Ordered by the row, the ranking's
 // tie-break.

@@ -37,7 +37,7 @@ void EvidenceStats::add_roce(const TapRecord& r, const Verdict& v) {
     note(Clue::duplicate, v.point, 0, 0, v.frame, s);
     return;
   }
-  if (v.role == Role::cnp && v.flow != kNoId) (v.row_flow != v.flow ? cnp_answered_ : cnp_unmatched_).insert(v.row_flow);
+  if (v.role == Role::cnp && v.flow != kNoId && v.row_flow != v.flow) cnp_answered_.insert(v.row_flow);
   if (v.merged_points) note(Clue::merged, v.point, 0, 0, v.frame, s);
   for (size_t c = 0; c < qos::kChecks; ++c)
     if (v.qos.failed & (1u << c)) note(Clue::qos, static_cast<uint32_t>(c), v.point, 0, v.frame, s);
@@ -60,6 +60,7 @@ void EvidenceStats::add_roce(const TapRecord& r, const Verdict& v) {
   if (v.nak != NakCode::none && v.nak != NakCode::rnr && v.nak != NakCode::psn_sequence_error)
     note(Clue::nak_error, static_cast<uint32_t>(v.nak), v.point, 0, v.frame, s);
   if (v.role == Role::request && v.pkt.ecn == 3) note(Clue::ce, v.row_flow, v.point, 0, v.frame, s);
+  if (v.cnp_missing) note(Clue::cnp_missing, v.row_flow, v.point, 0, v.frame, s);
   // The engine flags the first loss sign on a priority without PFC; the
   // ones after it at that place are evidence too.
   const std::pair place{v.point, uint32_t{v.pfc.priority}};

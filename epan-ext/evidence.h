@@ -40,6 +40,7 @@ enum class Clue : uint8_t {
   ecn_bleached, // ECN cleared between points: a = from, b = to
   ecn_unmarked, // queued beyond another hop's ECN onset, unmarked: a = from, b = to, c = priority
   vlan,         // VLAN tag stripped, added or changed between points: a = from, b = to, c = VlanChange::key()
+  cnp_missing,  // a response long after CE marks on its QP, never a CNP: a = request flow, b = point
 };
 
 // A MAC as the key's `c`.
@@ -81,9 +82,6 @@ class EvidenceStats {
   }
   // The request flows CNPs were matched to.
   const std::set<uint32_t>& cnp_answered() const { return cnp_answered_; }
-  // The directed flows of CNPs matched to no request flow (no CM seen):
-  // their sender answers CE, for which QP is unknown.
-  const std::set<uint32_t>& cnp_unmatched() const { return cnp_unmatched_; }
 
  private:
   void note(Clue c, uint32_t a, uint32_t b, uint64_t x, uint32_t frame, uint32_t stream = kNoId) {
@@ -94,7 +92,7 @@ class EvidenceStats {
 
   std::map<Key, Evidence> items_;
   std::set<std::pair<uint32_t, uint32_t>> lossy_;  // (point, priority) found lossy
-  std::set<uint32_t> cnp_answered_, cnp_unmatched_;
+  std::set<uint32_t> cnp_answered_;
 };
 
 }  // namespace roceshark::triage

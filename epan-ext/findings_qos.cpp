@@ -233,32 +233,42 @@ void remarks(Builder& b) {
   }
 }
 
-// DCQCN's notification point is a NIC setting: a receiver that got CE
-// marks on a QP and kept answering it after them, never with a CNP, has it
-// off. A CNP matched to no QP (no CM seen) could answer any of its sender's
-// QPs, so such a sender is given the benefit of the doubt.
+// DCQCN's notification point is a NIC setting: the engine flags the
+// response that shows a receiver got a QP's first CE mark and sent no CNP
+// (Verdict::cnp_missing). One finding per receiver; its evidence is that
+// response and the QP's CE-marked requests.
 void ce_without_cnp(Builder& b) {
-  std::set<std::string> unmatched;
-  for (uint32_t flow : b.s.evidence.cnp_unmatched()) unmatched.insert(b.a.flow_key(flow).src.to_string());
   struct Receiver {
     std::vector<const Evidence*> items;
-    std::set<uint32_t> streams, points;
+    std::set<uint32_t> flows, streams, points;
+    uint64_t responses = 0, marks = 0;
   };
   std::map<std::string, Receiver> by_receiver;
-  std::set<std::string> answers;  // receivers that sent CNPs on some other QP
-  for (const auto& [k, q] : b.s.impact.rows()) {
-    const std::string dst = b.a.flow_key(q->flow).dst.to_string();
-    const bool answered = b.s.evidence.cnp_answered().contains(q->flow);
-    if (answered) answers.insert(dst);
-    if (answered || !q->ce || q->last_response_ns <= q->first_ce_ns || unmatched.contains(dst)) continue;
-    Receiver& r = by_receiver[dst];
-    r.streams.insert(q->stream);
-    r.points.insert(q->point);
-    const auto it = b.s.evidence.items().find({Clue::ce, q->flow, q->point, 0});
-    if (it != b.s.evidence.items().end()) r.items.push_back(&it->second);
+  std::map<uint32_t, Receiver*> flagged;  // request flow -> its receiver
+  for (auto [it, end] = b.s.evidence.of(Clue::cnp_missing); it != end; ++it) {
+    const auto& [c, flow, point, x] = it->first;
+    Receiver& r = by_receiver[b.a.flow_key(flow).dst.to_string()];
+    r.items.push_back(&it->second);
+    r.responses += it->second.count;
+    r.flows.insert(flow);
+    r.streams.insert(it->second.streams.begin(), it->second.streams.end());
+    r.points.insert(point);
+    flagged[flow] = &r;
+  }
+  for (auto [it, end] = b.s.evidence.of(Clue::ce); it != end; ++it) {
+    const auto& [c, flow, point, x] = it->first;
+    const auto f = flagged.find(flow);
+    if (f == flagged.end()) continue;
+    f->second->items.push_back(&it->second);
+    f->second->marks += it->second.count;
+    f->second->points.insert(point);
   }
   for (const auto& [addr, r] : by_receiver) {
-    const bool partly = answers.contains(addr);
+    // Its CNPs on QPs of its own that were not flagged.
+    const bool partly = std::any_of(b.s.evidence.cnp_answered().begin(), b.s.evidence.cnp_answered().end(),
+                                    [&](uint32_t flow) {
+                                      return !r.flows.contains(flow) && b.a.flow_key(flow).dst.to_string() == addr;
+                                    });
     Finding& f = b.add(kind("ce_without_cnp"), Severity::warning, addr);
     f.where.point = b.points(r.points);
     f.impact = b.pause(r.streams);
@@ -268,8 +278,9 @@ void ce_without_cnp(Builder& b) {
     f.title = "ECN-CE marks but no CNP from receiver " + addr +
               (partly ? " on " + streams_text(r.streams) + " (it answers its other QPs)"
                       : " (its DCQCN notification point is off)");
-    f.detail = std::to_string(f.evidence) + " CE-marked requests to " + addr + " (" + streams_text(r.streams) +
-               "); it kept answering after them, never with a CNP";
+    f.detail = std::to_string(r.marks) + " CE-marked requests to " + addr + " (" + streams_text(r.streams) +
+               "); it acknowledged them (" + std::to_string(r.responses) + " response" + (r.responses == 1 ? "" : "s") +
+               " " + std::to_string(kCnpDeadlineNs / 1000) + " us or more after the first mark) and sent no CNP";
     f.fix = partly ? "Receiver " + addr + " sends CNPs for its other QPs but not for these: check that its NIC's "
                      "DCQCN notification point is enabled for these QPs' priority (mlx5: "
                      "/sys/class/net/<if>/ecn/roce_np/enable/<prio> = 1), that these QPs are on a port or "

@@ -42,6 +42,14 @@ struct Flow {
   std::optional<uint32_t> cm_start_psn;  // from the CM exchange that set the flow up
   RequestContext naks;      // NAKs about this flow's requests, from the paired flow
   uint64_t last_resend_ts = 0;   // its latest resent request, any point: responses to it come again
+  // DCQCN's notification point: the first ECN-CE request, whether a CNP
+  // ever answered this (request) flow, and whether a response already
+  // showed none did.
+  uint64_t first_ce_ns = 0;
+  uint32_t first_ce_psn = 0;
+  bool ce_seen = false;
+  bool cnp_seen = false;
+  bool cnp_missing_noted = false;
   std::vector<uint32_t> points;  // indices of this flow's per-point states
 };
 

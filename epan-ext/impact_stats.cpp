@@ -43,7 +43,7 @@ void ImpactStats::recover(QpImpact& q, uint64_t from, uint64_t to) {
 }
 
 void ImpactStats::on_request(QpImpact& q, const Verdict& v, uint64_t ts) {
-  if (v.pkt.ecn == 3 && !q.ce++) q.first_ce_ns = ts;
+  q.ce += v.pkt.ecn == 3;
   if (!is_retransmission(v.seq)) {
     ++q.originals;
     q.open = false;
@@ -82,7 +82,6 @@ void ImpactStats::on_request(QpImpact& q, const Verdict& v, uint64_t ts) {
 }
 
 void ImpactStats::on_response(QpImpact& q, const Verdict& v, uint64_t ts) {
-  q.last_response_ns = ts;
   if (v.nak == NakCode::psn_sequence_error && !q.evidence_ns) q.evidence_ns = ts;
   if (v.nak == NakCode::rnr) q.rnr_nak_ns = ts;
 }

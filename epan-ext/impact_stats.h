@@ -32,7 +32,6 @@ struct QpImpact {
   uint64_t timeout_recovery_ns = 0;  // of which: the runs a timer started
   uint64_t rnr_ns = 0;
   uint64_t pause_ns = 0;
-  uint64_t first_ce_ns = 0, last_response_ns = 0;
   StallIntervals stalled;            // recovery and pause
   int timeline = -1;
 

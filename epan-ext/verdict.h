@@ -42,6 +42,15 @@ bool is_loss_sign(const Verdict& v);
 inline constexpr uint32_t kNoFrame = 0;
 inline constexpr uint32_t kNoId = UINT32_MAX;
 
+// A receiver's NIC sends a CNP for the first ECN-CE packet of a QP as it
+// receives it (later ones may be rate-limited), in a class at least as
+// fast as the ACKs'. A response that acknowledges that packet and comes
+// this long after it, with no CNP for the QP before, shows the notification
+// point off (Verdict::cnp_missing): the slack covers the NIC's CNP
+// generation (a microsecond or two) and an ACK sent the moment the packet
+// arrived.
+inline constexpr uint64_t kCnpDeadlineNs = 5'000;
+
 // The packet's own values later passes and the statistics need. The GUI
 // re-dissects without building the InfiniBand fields (packet list, retap),
 // so they are kept rather than read again.
@@ -90,6 +99,7 @@ struct Verdict {
   bool merged_points : 1 = false;    // first sign that this point records its flow at two places
   bool ambiguous : 1 = false;        // a copy (mirror or resend?) or a late packet (reordered or resent?) nothing tells
   bool reorder_nak : 1 = false;      // NAK: its PSN had arrived here out of order; resend: such a NAK's run
+  bool cnp_missing : 1 = false;      // response: acknowledges its QP's first CE-marked request, no CNP before
 
   uint32_t expected_psn = 0;
   uint32_t gap = 0;                    // gap: PSNs missing; out-of-order: PSNs it arrived behind the highest

@@ -21,6 +21,7 @@ constexpr checks::Kind kTimeoutRetransmission = checks::kind("timeout_retransmis
 constexpr checks::Kind kRnr = checks::kind("rnr");
 constexpr checks::Kind kNakError = checks::kind("nak_error");
 constexpr checks::Kind kIcrcBad = checks::kind("icrc_bad");
+constexpr checks::Kind kCeWithoutCnp = checks::kind("ce_without_cnp");
 
 const char* role_name(Role r) {
   switch (r) {
@@ -199,6 +200,11 @@ void render_response(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Ver
   if (v.duplicate_ack)
     expert_add_info_format(pinfo, add_flag(at, tvb, ids.dup_ack), &ids.ei_dup_ack,
                            "Duplicate ACK on QP 0x%06x at %s", qp, point.c_str());
+  if (v.cnp_missing)
+    expert_add_info_format(pinfo, add_flag(at, tvb, check_field(kCeWithoutCnp)), check_expert(kCeWithoutCnp),
+                           "No CNP for ECN-CE on QP 0x%06x at %s: the receiver acknowledges the QP's first CE-marked "
+                           "request (%u us or more before) and sent no CNP: its DCQCN notification point is off",
+                           qp, point.c_str(), static_cast<unsigned>(kCnpDeadlineNs / 1000));
   if (v.request_frame) {
     gen(proto_tree_add_uint(at, ids.request_frame, tvb, 0, 0, v.request_frame));
     gen(proto_tree_add_uint64(at, ids.rtt_ns, tvb, 0, 0, v.rtt_ns));

@@ -34,6 +34,46 @@ TEST(Analyzer, AckPairsWithItsRequestsByPsn) {
   EXPECT_EQ(v2.request_frame, 2u);
 }
 
+// The notification point: a response flags "no CNP" only once it proves
+// the receiver got the QP's first CE-marked request (an ACK at or past its
+// PSN, a NAK past it), kCnpDeadlineNs after it, with no CNP for the QP.
+TEST(Analyzer, CnpMissingNeedsProofOfReceiptAndTime) {
+  const auto ce_req = [](Wire& w, uint64_t ts, uint32_t psn) {
+    PacketInfo p = w.req(ts, psn, true);
+    p.ecn = 3;
+    return p;
+  };
+  {
+    StoredAnalysis a;
+    Wire w;
+    a.process(w.req(0, 9, true));
+    a.process(ce_req(w, us, 10));
+    EXPECT_FALSE(a.process(w.resp(10 * us, 9)).cnp_missing);  // acknowledges only what came before the mark
+    EXPECT_TRUE(a.process(w.resp(11 * us, 10)).cnp_missing);
+    a.process(ce_req(w, 12 * us, 11));
+    EXPECT_FALSE(a.process(w.resp(20 * us, 11)).cnp_missing);  // flagged once a QP
+  }
+  {  // Too soon: the CNP may still come.
+    StoredAnalysis a;
+    Wire w;
+    a.process(ce_req(w, 0, 10));
+    EXPECT_FALSE(a.process(w.resp(3 * us, 10)).cnp_missing);
+  }
+  {  // A NAK of the marked PSN: the receiver never got it.
+    StoredAnalysis a;
+    Wire w;
+    a.process(ce_req(w, 0, 10));
+    EXPECT_FALSE(a.process(w.resp(10 * us, 10, test::kSynNakSeq)).cnp_missing);
+  }
+  {  // A CNP, even after the ACK it should have preceded: nothing later is flagged.
+    StoredAnalysis a;
+    Wire w;
+    a.process(ce_req(w, 0, 10));
+    a.process(w.cnp(2 * us));
+    EXPECT_FALSE(a.process(w.resp(10 * us, 10)).cnp_missing);
+  }
+}
+
 TEST(Analyzer, BidirectionalConnectionIsOneStream) {
   StoredAnalysis a;
   Wire w;

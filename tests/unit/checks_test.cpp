@@ -64,10 +64,7 @@ TEST(Checks, FiltersUseOnlyKnownHoles) {
 }
 
 TEST(Checks, EveryCheckHasAFieldAndAnExpertInfo) {
-  for (const Check& c : kCatalogue) {
-    const bool listed = std::find(std::begin(kWithoutField), std::end(kWithoutField), c.id) != std::end(kWithoutField);
-    EXPECT_EQ(field_count(c) >= 1 && expert_count(c) >= 1, !listed) << c.id;
-  }
+  for (const Check& c : kCatalogue) EXPECT_TRUE(field_count(c) >= 1 && expert_count(c) >= 1) << c.id;
 }
 
 TEST(Checks, NamesAreUniqueAndSharedFieldsDeclaredFirst) {
