@@ -304,6 +304,33 @@ TEST(Findings, VlanTagStrippedBetweenPoints) {
   }
 }
 
+// One QP in two VLANs at one point: both ids, the VLAN it began in and the
+// changed packets as evidence. The ACKs' VLAN (another flow) is not counted.
+TEST(Findings, OneQpInTwoVlansAtOnePoint) {
+  Fed f;
+  Wire w;
+  for (uint32_t psn = 0; psn < 6; ++psn) {
+    PacketInfo p = w.req(psn * us, psn, true);
+    p.dscp = 26, p.ecn = 2, p.pcp = 3, p.vlan_id = psn < 4 ? 100 : 200;
+    f.feed(p);
+    PacketInfo r = w.resp(psn * us + 600, psn);
+    r.dscp = 26, r.pcp = 3, r.vlan_id = 300;
+    f.feed(r);
+  }
+  const Triage t = make_triage(f.stats, f.a);
+  const Finding* x = of_kind(t, kind("inconsistent_marking"));
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(x->evidence, 2u);
+  EXPECT_EQ(x->title.substr(0, x->title.find(" at ")), "RoCE of one connection in several VLANs");
+  EXPECT_NE(x->title.find("(VLAN 100, VLAN 200)"), std::string::npos) << x->title;
+  EXPECT_NE(x->detail.find("first packets there (VLAN 100): VLAN 100 (4 packets), VLAN 200 (2 packets)"),
+            std::string::npos)
+      << x->detail;
+  EXPECT_NE(x->fix.find("LAG or MLAG"), std::string::npos);
+  EXPECT_NE(x->fix.find("RoCE in VLAN 100 as the connection began"), std::string::npos) << x->fix;
+  EXPECT_EQ(x->fix.find("ToS"), std::string::npos);  // the DSCP kept: no marking fix
+}
+
 TEST(Findings, CleanTrafficHasNoneAndPasses) {
   Fed f;
   Wire w;
