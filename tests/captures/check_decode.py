@@ -79,7 +79,7 @@ FIELDS = [
     'infiniband.aeth.syndrome', 'infiniband.aeth.msn', 'infiniband.reth.dmalen', 'infiniband.deth.srcqp',
     'infiniband.atomiceth.swapdt', 'infiniband.atomiceth.cmpdt', 'infiniband.atomicacketh.origremdt',
     'infiniband.mad.mgmtclass', 'infiniband.mad.attributeid',
-    'infiniband.cm.req.localqpn', 'infiniband.cm.req.startpsn',
+    'infiniband.cm.req.localqpn', 'infiniband.cm.req.startpsn', 'infiniband.cm.req.pppmtu',
     'infiniband.cm.rep.localqpn', 'infiniband.cm.rep.startpsn', 'infiniband.cm.rep.remotecommid',
     'infiniband.cm.rtu.localcommid',
     'eth.dst', 'eth.src', 'ip.id',
@@ -784,6 +784,8 @@ class Checker:
         if verdict == 'cm-rep':
             self.cm_comm[num(t['infiniband.cm.rep.remotecommid'])] = q
         if verdict == 'cm-req':  # a new connection takes over its QPNs from here on
+            # IBA's MTU code: 1 = 256 ... 5 = 4096.
+            self.expect(n, 'CM REQ path MTU', num(t['infiniband.cm.req.pppmtu']), (q.mtu // 256).bit_length())
             for s in (0, 1):
                 self.owner[(q.hosts[s], q.qpns[s])] = q
         return q, side
