@@ -230,18 +230,25 @@ void Analyzer::assign_stream(uint32_t id, const PacketInfo& p, Role role) {
 }
 
 void Analyzer::learn_pmtu(uint32_t id, const PacketInfo& p) {
-  // FIRST and MIDDLE segments are exactly one path MTU long.
+  // FIRST and MIDDLE segments are exactly one path MTU long: a longer one
+  // than the CM REQ said proves the path MTU, and is what the QP uses.
   if (!classify_opcode(p.opcode).is_middle_or_first || p.payload_len == 0) return;
+  const auto learn = [&](Flow& f) {
+    if (p.payload_len <= f.naks.pmtu) return;
+    f.naks.pmtu = p.payload_len;
+    f.pmtu_cm_frame = kNoFrame;
+  };
   Flow& f = flows_[id];
-  f.naks.pmtu = std::max(f.naks.pmtu, p.payload_len);
-  if (f.paired != kNoId) flows_[f.paired].naks.pmtu = std::max(flows_[f.paired].naks.pmtu, p.payload_len);
+  learn(f);
+  if (f.paired != kNoId) learn(flows_[f.paired]);
 }
 
 void Analyzer::on_cm(const PacketInfo& p, Verdict& v) {
   const CmMessage& m = p.cm;
   if (m.kind == CmMessage::Kind::req) {
     if (cm_requests_.size() >= kMaxCmRequests) cm_requests_.clear();
-    cm_requests_.try_emplace({p.src, p.dst, m.local_comm_id}, CmRequest{m.local_qpn, m.start_psn, false});
+    cm_requests_.try_emplace({p.src, p.dst, m.local_comm_id},
+                             CmRequest{m.local_qpn, m.start_psn, m.path_mtu, p.frame, false});
     return;
   }
   if (m.kind != CmMessage::Kind::rep) return;
@@ -259,6 +266,9 @@ void Analyzer::on_cm(const PacketInfo& p, Verdict& v) {
     v.qp_reuse = v.qp_reuse || f.requests_seen || f.responses_seen;
     f.stream = stream;
     f.naks = {};
+    // The REQ's path MTU is the connection's, both ways (the REP has none).
+    f.naks.pmtu = it->second.path_mtu;
+    f.pmtu_cm_frame = it->second.path_mtu ? it->second.frame : kNoFrame;
     f.requests_seen = f.responses_seen = f.psn_responses_seen = false;
     f.cm_start_psn = start;
     for (uint32_t i : f.points) {

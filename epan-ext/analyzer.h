@@ -67,6 +67,9 @@ class Analyzer {
   RecoveryMode recovery_mode(uint32_t flow) const { return flows_[flow].naks.mode; }
   // The path MTU the flow's QP uses, from its FIRST and MIDDLE segments; 0 until seen.
   uint32_t path_mtu(uint32_t flow) const { return flows_[flow].naks.pmtu; }
+  // The CM REQ frame the path MTU comes from; kNoFrame when FIRST/MIDDLE
+  // segments showed it (or it is not known).
+  uint32_t path_mtu_cm_frame(uint32_t flow) const { return flows_[flow].pmtu_cm_frame; }
   // Whether responses for `flow`'s requests were ever seen at `point`.
   bool responses_seen(uint32_t flow, uint32_t point) const;
 
@@ -154,6 +157,7 @@ class Analyzer {
   };
   struct CmRequest {
     uint32_t qpn, start_psn;
+    uint32_t path_mtu, frame;
     bool answered;
   };
   std::unordered_map<CmKey, CmRequest, CmKeyHash> cm_requests_;

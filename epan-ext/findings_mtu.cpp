@@ -28,10 +28,10 @@ void add_mtu_findings(Builder& b) {
   for (const auto& [k, s] : b.s.hops.sizes()) {
     if (!size_explains(s, b.a.config())) continue;
     std::set<uint32_t> streams;
-    uint32_t pmtu = 0;
+    uint32_t pmtu = 0, cm_frame = kNoFrame;  // the largest path MTU, and the CM REQ that gave it
     for (uint32_t flow : s.flows) {
       streams.insert(b.a.flow_stream(flow));
-      pmtu = std::max(pmtu, b.a.path_mtu(flow));
+      if (b.a.path_mtu(flow) > pmtu) pmtu = b.a.path_mtu(flow), cm_frame = b.a.path_mtu_cm_frame(flow);
     }
     const std::string from = b.point(k.first), to = b.point(k.second), hop = b.hop(k.first, k.second);
     Finding& f = b.add(kind("mtu_mismatch"), Severity::error, hop);
@@ -47,8 +47,11 @@ void add_mtu_findings(Builder& b) {
     f.detail = std::to_string(s.above) + " of the " + std::to_string(s.lost) + " packets lost on this hop (" +
                streams_text(streams) + ") were longer than any frame that crossed it: largest passed " +
                cell::grouped(s.largest_passed) + " bytes, smallest lost " + cell::grouped(s.smallest_above) + " bytes (at " + from +
-               ")" + (pmtu ? "; the QPs' path MTU is " + std::to_string(pmtu) + " (from their FIRST/MIDDLE segments)"
-                           : "");
+               ")" +
+               (!pmtu ? ""
+                : cm_frame ? "; the QPs' path MTU is " + std::to_string(pmtu) + " (from CM REQ frame " +
+                                 std::to_string(cm_frame) + ")"
+                           : "; the QPs' path MTU is " + std::to_string(pmtu) + " (from their FIRST/MIDDLE segments)");
     const std::string need = pmtu ? "RoCE path MTU " + std::to_string(pmtu) + " needs an interface (IP) MTU of at least " +
                                         cell::grouped(pmtu + kRoceHeaders) + " bytes (" + std::to_string(pmtu) +
                                         " + 84 bytes of IPv6, UDP, BTH, RETH, ImmDt and ICRC headers; " +

@@ -162,16 +162,74 @@ void cnp_class(Builder& b, const Failing& fl) {
           "priority on the switches.";
 }
 
+// The VLAN ids (kUntagged without a tag) of the flows whose marking changed
+// at these points: packets per id, and the ids they started with. Only
+// those flows, so another flow's (or the other direction's) VLAN is not
+// taken for a change.
+struct FlowVlans {
+  std::map<int, uint64_t> packets;
+  std::set<int> first;
+};
+
+FlowVlans changed_flows_vlans(const Builder& b, const Failing& fl) {
+  FlowVlans out;
+  for (const auto& [k, vio] : b.s.qos.violations()) {
+    const auto& [check, point, stream, flow] = k;
+    if (check != Check::inconsistent_marking || !fl.points.contains(point)) continue;
+    const auto it = b.s.qos.rows().find({stream, point, flow});
+    if (it == b.s.qos.rows().end()) continue;
+    for (auto [v, c] : it->second.vlan.by_count()) out.packets[v] += c;
+    out.first.insert(it->second.first_vlan);
+  }
+  return out;
+}
+
+std::string vlans_text(const std::set<int>& vlans) {
+  std::map<int, uint64_t> m;
+  for (int v : vlans) m[v] = 1;
+  return values(m, "VLAN ");
+}
+
+std::string counted(const std::map<int, uint64_t>& counts, const char* what) {
+  std::string s;
+  for (auto [v, n] : counts)
+    s += (s.empty() ? "" : ", ") + (v < 0 ? std::string("untagged") : what + std::to_string(v)) + " (" +
+         std::to_string(n) + " packets)";
+  return s;
+}
+
 void inconsistent(Builder& b, const Failing& fl) {
   const Marking m = marking(b, fl);
+  const FlowVlans fv = changed_flows_vlans(b, fl);
+  const std::map<int, uint64_t>& vlans = fv.packets;
+  const std::string at = b.points(fl.points);
+  const std::string remark_fix =
+      "A sender or a device changed the RoCE marking mid-run: compare the NIC QoS settings (trust mode, RoCE "
+      "ToS) of the senders and the switch QoS policies with their intended values; a reboot, driver reload or "
+      "firmware change can reset them.";
   Finding& f = open(b, kind("inconsistent_marking"), Severity::warning, fl);
   f.impact = b.loss(fl.streams);
-  f.title = "RoCE marking changes during the capture at " + b.points(fl.points) + " (" + values(m.dscp, "DSCP ") + ")";
+  if (vlans.size() < 2) {
+    f.title = "RoCE marking changes during the capture at " + at + " (" + values(m.dscp, "DSCP ") + ")";
+    f.detail = std::to_string(fl.count) + " packets of " + streams_text(fl.streams) +
+               " differ from the marking their connection started with";
+    f.fix = remark_fix;
+    return;
+  }
+  // One connection in two VLANs at one point: the packets came in through
+  // ports with different VLAN configurations.
+  const std::string first = vlans_text(fv.first);
+  f.title = "RoCE of one connection in several VLANs at " + at + " (" + values(vlans, "VLAN ") + ")";
   f.detail = std::to_string(fl.count) + " packets of " + streams_text(fl.streams) +
-             " differ from the marking their connection started with";
-  f.fix = "A sender or a device changed the RoCE marking mid-run: compare the NIC QoS settings (trust mode, RoCE "
-          "ToS) of the senders and the switch QoS policies with their intended values; a reboot, driver reload or "
-          "firmware change can reset them.";
+             " are in another VLAN than their connection's first packets there (" + first + "): " +
+             counted(vlans, "VLAN ");
+  if (m.dscp.size() > 1) f.detail += "; the DSCP changed too (" + values(m.dscp, "DSCP ") + ")";
+  f.fix = "The same QP reaches " + at + " in more than one VLAN, so its packets came through ports configured "
+          "differently: typically the members of one LAG or MLAG bundle (or two ECMP paths), one member port with "
+          "another access VLAN, native VLAN or VLAN mapping. Give every member port upstream of " + at +
+          " the same VLAN configuration (access VLAN, trunk allowed and native VLANs, VLAN translation), RoCE in " +
+          first + " as the connection began; packets in another VLAN can miss the RoCE VLAN's PFC and QoS "
+          "settings, or be dropped where that VLAN is not allowed." + (m.dscp.size() > 1 ? " " + remark_fix : "");
 }
 
 void checks(Builder& b) {

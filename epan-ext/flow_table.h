@@ -41,6 +41,7 @@ struct Flow {
   uint32_t last_response_psn = 0;
   std::optional<uint32_t> cm_start_psn;  // from the CM exchange that set the flow up
   RequestContext naks;      // NAKs about this flow's requests, from the paired flow
+  uint32_t pmtu_cm_frame = 0;  // the CM REQ naks.pmtu comes from; 0 when segments showed it (or nothing)
   uint64_t last_resend_ts = 0;   // its latest resent request, any point: responses to it come again
   // DCQCN's notification point: the first ECN-CE request, whether a CNP
   // ever answered this (request) flow, and whether a response already

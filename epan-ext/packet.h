@@ -25,6 +25,7 @@ struct CmMessage {
   uint32_t remote_comm_id = 0;  // REP only
   uint32_t local_qpn = 0;
   uint32_t start_psn = 0;
+  uint32_t path_mtu = 0;  // REQ only (a REP has none): its Path Packet Payload MTU in bytes, 0 for no valid code
 };
 
 struct PacketInfo {

@@ -27,7 +27,9 @@ const char* ecn_name(uint8_t ecn) {
   return kNames[ecn & 3u];
 }
 
-std::string explain(Check c, const Marking& raw, const Policy& p) {
+std::string vlan_text(uint16_t vlan) { return vlan ? "VLAN " + std::to_string(vlan) : "no VLAN id"; }
+
+std::string explain(Check c, const Marking& raw, const Policy& p, const std::optional<FirstMarking>& first) {
   const Marking m = normalized(raw);
   const std::string dscp = "DSCP " + std::to_string(m.dscp);
   switch (c) {
@@ -46,6 +48,10 @@ std::string explain(Check c, const Marking& raw, const Policy& p) {
       return "CNP marked " + dscp + " " + pcp_text(m.pcp) + ", expected DSCP " + std::to_string(p.cnp_dscp) +
              " PCP " + std::to_string(p.cnp_priority);
     case Check::inconsistent_marking:
+      // The same DSCP and PCP: only the VLAN id differs, a port's VLAN configuration.
+      if (first && first->dscp == m.dscp && first->pcp == m.pcp)
+        return vlan_text(m.vlan) + " differs from this flow's first VLAN at this point (" + vlan_text(first->vlan) +
+               "): it crossed a port with another VLAN configuration";
       return dscp + " " + pcp_text(m.pcp) + " differs from this flow's first marking at this point";
   }
   return {};
@@ -144,7 +150,7 @@ Seen Checker::seen(uint32_t point) const {
   return it == seen_.end() ? Seen{} : it->second;
 }
 
-std::optional<Checker::FirstMarking> Checker::first_marking(uint32_t flow, uint32_t point) const {
+std::optional<FirstMarking> Checker::first_marking(uint32_t flow, uint32_t point) const {
   auto it = flow_points_.find(uint64_t{flow} << 32 | point);
   if (it == flow_points_.end() || !it->second.has_marking) return std::nullopt;
   return FirstMarking{it->second.dscp, it->second.pcp, it->second.vlan};

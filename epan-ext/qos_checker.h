@@ -30,13 +30,25 @@ struct Marking {
   uint32_t frame_len = 0;   // bytes on the wire, for the LLDP maximum frame size
 };
 
+// The marking inconsistent_marking compares a flow with at a point: that
+// of its first non-CNP packet there.
+struct FirstMarking {
+  uint8_t dscp;
+  int8_t pcp;
+  uint16_t vlan;
+};
+
 const char* ecn_name(uint8_t ecn);  // "Not-ECT", "ECT(1)", "ECT(0)", "CE"
 inline bool ecn_capable(uint8_t ecn) { return (ecn & 3u) != 0; }  // CE was ECN-capable when marked
+std::string vlan_text(uint16_t vlan);  // "VLAN 200", "no VLAN id" for 0
 
 // One line for the expert info of a failed check on this packet, e.g.
 // "DSCP 0 gives priority 0, which is not lossless (lossless: 3)". `policy` is
-// the one in force when the packet was checked.
-std::string explain(Check c, const Marking& m, const Policy& policy);
+// the one in force when the packet was checked; `first` is the flow's first
+// marking at the point, which inconsistent_marking names when only the VLAN
+// id differs.
+std::string explain(Check c, const Marking& m, const Policy& policy,
+                    const std::optional<FirstMarking>& first = std::nullopt);
 
 class Checker {
  public:
@@ -73,13 +85,6 @@ class Checker {
   // What RoCE used at a point so far, for DCBX's compare().
   Seen seen(uint32_t point) const;
 
-  // The marking inconsistent_marking compares a flow with at a point: that
-  // of its first non-CNP packet there.
-  struct FirstMarking {
-    uint8_t dscp;
-    int8_t pcp;
-    uint16_t vlan;
-  };
   std::optional<FirstMarking> first_marking(uint32_t flow, uint32_t point) const;
 
  private:

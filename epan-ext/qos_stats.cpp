@@ -67,6 +67,9 @@ void QosStats::add(const TapRecord& r) {
     ++(v.role == Role::request ? row.requests : row.responses);
     row.dscp.add(p.dscp);
     row.pcp.add(pcp);
+    const int vlan = p.pcp < 0 ? kUntagged : int{p.vlan_id};
+    if (row.vlan.empty()) row.first_vlan = vlan;
+    row.vlan.add(vlan);
     row.priority.add(v.qos.priority);
     if (v.role != Role::response) row.ecn.add(p.ecn & 3);
   }

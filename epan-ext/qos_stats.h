@@ -42,6 +42,8 @@ struct QosRow {
   uint64_t responses = 0;
   uint64_t cnps = 0;
   ValueCounts dscp, pcp, priority;  // requests and responses
+  ValueCounts vlan;                 // requests and responses: the VLAN id, kUntagged without a tag
+  int first_vlan = kUntagged;       // that of the first of them
   ValueCounts ecn;                  // requests: responses are not ECN-checked
   ValueCounts cnp_dscp, cnp_pcp;
 };

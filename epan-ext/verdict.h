@@ -63,6 +63,7 @@ struct PacketSummary {
   uint8_t dscp = 0;
   uint8_t ttl = 0;  // IPv4 TTL, IPv6 or GRH hop limit
   int8_t pcp = -1;  // VLAN PCP, -1 untagged
+  uint16_t vlan_id = 0;  // of that tag, 0 untagged
   IcrcState icrc = IcrcState::unchecked;
   bool ack_req : 1 = false;
   bool fecn : 1 = false;
@@ -72,7 +73,7 @@ struct PacketSummary {
   static PacketSummary of(const PacketInfo& p) {
     PacketSummary s;
     s.psn = p.psn, s.payload_len = p.payload_len, s.opcode = p.opcode, s.syndrome = p.syndrome, s.ecn = p.ecn;
-    s.dscp = p.dscp, s.ttl = p.ttl, s.pcp = p.pcp;
+    s.dscp = p.dscp, s.ttl = p.ttl, s.pcp = p.pcp, s.vlan_id = p.vlan_id;
     s.icrc = p.icrc, s.ack_req = p.ack_req, s.fecn = p.fecn, s.becn = p.becn, s.has_aeth = p.has_aeth;
     return s;
   }

@@ -24,7 +24,7 @@ void render_packet_qos(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
   if (q.pcp_skipped) gen(proto_tree_add_string(qt, ids.qos_pcp_check, tvb, 0, 0, "skipped: untagged"));
   if (q.learning) add_flag(qt, tvb, ids.qos_learning);
   if (!q.failed) return;
-  const qos::Marking m{v.pkt.dscp, v.pkt.ecn, v.pkt.pcp, v.role == Role::cnp, v.role == Role::request, true};
+  const qos::Marking m{v.pkt.dscp, v.pkt.ecn, v.pkt.pcp, v.role == Role::cnp, v.role == Role::request, true, v.pkt.vlan_id};
   const std::string& point = a.point_name(v.point);
   const uint32_t qp = a.flow_key(v.flow).qp;
   for (size_t c = 0; c < qos::kChecks; ++c) {
@@ -33,11 +33,7 @@ void render_packet_qos(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
     proto_item* it = add_flag(qt, tvb, check_field(qos::kCheckKinds[c]));
     // Once per (QP, check, point): later packets carry the field only.
     if (!(q.first & qos::bit(check))) continue;
-    std::string why = qos::explain(check, m, a.qos().policy());
-    // The same DSCP and PCP: only the VLAN id (not kept per frame) differs.
-    if (const auto f = a.qos().first_marking(v.flow, v.point);
-        check == qos::Check::inconsistent_marking && f && f->dscp == m.dscp && f->pcp == m.pcp)
-      why = "another VLAN than this flow's first at this point (VLAN " + std::to_string(f->vlan) + ")";
+    const std::string why = qos::explain(check, m, a.qos().policy(), a.qos().first_marking(v.flow, v.point));
     expert_add_info_format(pinfo, it, check_expert(qos::kCheckKinds[c]), "QoS %s on QP 0x%06x at %s: %s",
                            qos::check_name(check), qp, point.c_str(), why.c_str());
   }

@@ -250,6 +250,7 @@ struct Rewrite {
   bool vlan_strip = false;
   std::optional<uint16_t> vlan_from, vlan;
   std::optional<std::array<size_t, 2>> dir;  // only host [0] -> host [1]
+  Ns at = 0;  // only packets passing the point from then on
   int line = 0;
 };
 

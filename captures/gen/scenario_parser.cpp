@@ -736,7 +736,8 @@ class Parser {
   }
 
   void rewrite() {
-    want_words(2, 2, "rewrite <point> [dscp=[OLD:]NEW] [pcp=[OLD:]NEW] [vlan=strip|[OLD:]NEW] [dir=<host>-><host>]");
+    want_words(2, 2,
+               "rewrite <point> [dscp=[OLD:]NEW] [pcp=[OLD:]NEW] [vlan=strip|[OLD:]NEW] [dir=<host>-><host>] [at=T]");
     Rewrite r;
     r.line = line_;
     r.point = tap_point(words_[1]);
@@ -753,6 +754,7 @@ class Parser {
     }
     if (!r.dscp && !r.pcp && !r.vlan && !r.vlan_strip) fail("rewrite changes nothing: give dscp=, pcp= or vlan=");
     if (auto d = opt("dir")) r.dir = direction(*d);
+    if (auto v = opt("at")) r.at = duration("at", *v);
     sc_.rewrites.push_back(r);
   }
 

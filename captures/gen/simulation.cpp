@@ -579,6 +579,7 @@ void Simulation::apply_rewrites(size_t point, InFlight& p) {
   for (size_t i : rewrites_at_[point]) {
     const Rewrite& r = sc_.rewrites[i];
     if (r.dir && ((*r.dir)[0] != p.info.src_host || (*r.dir)[1] != p.info.dst_host)) continue;
+    if (now_ < r.at) continue;
     // RoCEv1 is bridged: nothing past the Ethernet header is touched.
     if (r.dscp && p.transport != Transport::v1 &&
         (!r.dscp_from || get_dscp(bytes, p.frame.at, p.transport) == *r.dscp_from)) {

@@ -20,6 +20,10 @@ bool has_reth(uint8_t opcode) {
   }
 }
 
+// IBA's MTU code (9.7.7.2 / 12.6.5): 1 = 256 ... 5 = 4096; the others are
+// reserved.
+uint32_t mtu_bytes(uint8_t code) { return code >= 1 && code <= 5 ? 128u << code : 0; }
+
 // CM REQ and REP (IBA 12.6.5, 12.6.8): offsets in the MAD's data, after its
 // 24-byte header. Filled only when every field read was captured.
 void read_cm(std::span<const uint8_t> mad, CmMessage& cm) {
@@ -31,6 +35,7 @@ void read_cm(std::span<const uint8_t> mad, CmMessage& cm) {
     cm.local_comm_id = be32(&data[0]);
     cm.local_qpn = be24(&data[32]);
     cm.start_psn = be24(&data[44]);
+    if (data.size() > 50) cm.path_mtu = mtu_bytes(data[50] >> 4);  // after the P_Key, the high 4 bits
   } else if (attr == kAttrRep && data.size() >= 23) {
     cm.kind = CmMessage::Kind::rep;
     cm.local_comm_id = be32(&data[0]);

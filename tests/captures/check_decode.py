@@ -79,7 +79,7 @@ FIELDS = [
     'infiniband.aeth.syndrome', 'infiniband.aeth.msn', 'infiniband.reth.dmalen', 'infiniband.deth.srcqp',
     'infiniband.atomiceth.swapdt', 'infiniband.atomiceth.cmpdt', 'infiniband.atomicacketh.origremdt',
     'infiniband.mad.mgmtclass', 'infiniband.mad.attributeid',
-    'infiniband.cm.req.localqpn', 'infiniband.cm.req.startpsn',
+    'infiniband.cm.req.localqpn', 'infiniband.cm.req.startpsn', 'infiniband.cm.req.pppmtu',
     'infiniband.cm.rep.localqpn', 'infiniband.cm.rep.startpsn', 'infiniband.cm.rep.remotecommid',
     'infiniband.cm.rtu.localcommid',
     'eth.dst', 'eth.src', 'ip.id',
@@ -314,39 +314,45 @@ class Checker:
             out.append((at, dict(m)))
         return out
 
-    def rewritten(self, m, q, src, dst, point):
+    def rewrites_on(self, src, dst, point, ts):
+        """The rewrites a frame passing `point` at true time `ts` met at the points up to it, in order.
+        It passed an earlier point the latency between the two before (exact without queueing)."""
+        sc = self.sc
+        route = sc.route(src, dst)
+        here = sc.latency_to(src, dst, point)
+        for p in route[:route.index(point) + 1]:
+            passed = ts - sc.epoch_ns - (here - sc.latency_to(src, dst, p))
+            for rp, what, direction, at in sc.rewrites:
+                if rp == p and direction in (None, (src, dst)) and passed >= at:
+                    yield what
+
+    def rewritten(self, m, q, src, dst, point, ts):
         """The marking after the rewrites at the points up to and including this one."""
         m = dict(m)
-        route = self.sc.route(src, dst)
-        for p in route[:route.index(point) + 1]:
-            for rp, what, direction in self.sc.rewrites:
-                if rp != p or (direction is not None and direction != (src, dst)):
-                    continue
-                if 'dscp' in what and q.ver != 'v1' and what['dscp'][0] in (None, m['dscp']):
-                    m['dscp'] = what['dscp'][1]
-                if 'pcp' in what and q.vlan is not None and what['pcp'][0] in (None, m['pcp']):
-                    m['pcp'] = what['pcp'][1]
+        for what in self.rewrites_on(src, dst, point, ts):
+            if 'dscp' in what and q.ver != 'v1' and what['dscp'][0] in (None, m['dscp']):
+                m['dscp'] = what['dscp'][1]
+            if 'pcp' in what and q.vlan is not None and what['pcp'][0] in (None, m['pcp']):
+                m['pcp'] = what['pcp'][1]
         return m
 
-    def vlan_at(self, q, src, dst, point):
+    def vlan_at(self, q, src, dst, point, ts):
         """The VLAN id the frame carries at this point (None: untagged), after the rewrites up to it."""
         vid = q.vlan
-        route = self.sc.route(src, dst)
-        for p in route[:route.index(point) + 1]:
-            for rp, what, direction in self.sc.rewrites:
-                if rp != p or (direction is not None and direction != (src, dst)) or vid is None or 'vlan' not in what:
-                    continue
-                if what['vlan'] == 'strip':
-                    vid = None
-                elif what['vlan'][0] in (None, vid):
-                    vid = what['vlan'][1]
+        for what in self.rewrites_on(src, dst, point, ts):
+            if vid is None or 'vlan' not in what:
+                continue
+            if what['vlan'] == 'strip':
+                vid = None
+            elif what['vlan'][0] in (None, vid):
+                vid = what['vlan'][1]
         return vid
 
     def headers(self, n, t, q, side, kind, note, point, src, dst, ts, other_side=False):
         """Checks the Ethernet and IP/GRH headers; returns the frame's priority.
         `other_side`: a SPAN copy with rewrite=on, the switch's other side of the link."""
         sc = self.sc
-        vid = self.vlan_at(q, src, dst, point)
+        vid = self.vlan_at(q, src, dst, point, ts)
         if vid is not None:
             self.expect(n, 'VLAN ID', num(t['vlan.id']), vid)
             etype = num(t['vlan.etype'])
@@ -408,7 +414,7 @@ class Checker:
             cands = cands[-1:]
         chosen = None
         for j, m in reversed(cands):
-            want = self.rewritten(m, q, src, dst, point)
+            want = self.rewritten(m, q, src, dst, point, ts)
             want['ecn'] = 3 if 'ce' in note else want['ecn']
             if vid is None:
                 want['pcp'] = None
@@ -416,7 +422,7 @@ class Checker:
                 chosen = j
                 break
         if chosen is None:
-            want = self.rewritten(cands[-1][1], q, src, dst, point)
+            want = self.rewritten(cands[-1][1], q, src, dst, point, ts)
             want['ecn'] = 3 if 'ce' in note else want['ecn']
             name = {'v2': 'IPv4', 'v2-ipv6': 'IPv6 traffic class', 'v1': 'GRH traffic class'}[q.ver]
             if vid is not None:
@@ -778,6 +784,8 @@ class Checker:
         if verdict == 'cm-rep':
             self.cm_comm[num(t['infiniband.cm.rep.remotecommid'])] = q
         if verdict == 'cm-req':  # a new connection takes over its QPNs from here on
+            # IBA's MTU code: 1 = 256 ... 5 = 4096.
+            self.expect(n, 'CM REQ path MTU', num(t['infiniband.cm.req.pppmtu']), (q.mtu // 256).bit_length())
             for s in (0, 1):
                 self.owner[(q.hosts[s], q.qpns[s])] = q
         return q, side

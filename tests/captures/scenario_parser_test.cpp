@@ -150,7 +150,7 @@ TEST(ScenarioParser, SpeedAndQosMarking) {
                               "qp r a:5 b:6 vlan=3 cnp_dscp=46 cnp_pcp=2\nqp u a:7 b:8\n"
                               "marking q a dscp=0 at=200us\nmarking q a ecn=1 pcp=6 at=100us\n"
                               "marking q b dscp=10 at=1us\n"
-                              "rewrite p2 dscp=26:0 dir=a->b\nrewrite p1 pcp=4\n");
+                              "rewrite p2 dscp=26:0 dir=a->b\nrewrite p1 pcp=4 at=30us\n");
   EXPECT_EQ(s.gbps_of(0), 25);  // no speed: the host link speed
   EXPECT_EQ(s.gbps_of(1), 400);
   EXPECT_FALSE(s.points[0].gbps);
@@ -174,6 +174,8 @@ TEST(ScenarioParser, SpeedAndQosMarking) {
   EXPECT_FALSE(s.rewrites[1].pcp_from);
   EXPECT_EQ(s.rewrites[1].pcp, 4);
   EXPECT_FALSE(s.rewrites[1].dir);
+  EXPECT_EQ(s.rewrites[0].at, 0);
+  EXPECT_EQ(s.rewrites[1].at, 30'000);
 }
 
 TEST(ScenarioParser, NotificationPointOff) {

@@ -93,7 +93,8 @@ class Scenario:
         self.link_gbps = 100.0
         self.epoch_ns = 1700000000 * 10 ** 9
         self.speed = {}      # point -> Gb/s
-        self.rewrites = []   # (point, {'dscp'|'pcp'|'vlan': (from or None, to), or 'vlan': 'strip'}, (src, dst) or None)
+        # (point, {'dscp'|'pcp'|'vlan': (from or None, to), or 'vlan': 'strip'}, (src, dst) or None, from ns)
+        self.rewrites = []
         self.pfcs = []       # dicts, one per pfc/xon directive
         self.lldps = []
         self.rnr_timers = set()
@@ -183,7 +184,7 @@ class Scenario:
                     old, _, new = opts[k].rpartition(':')
                     what[k] = (int(old, 0) if old else None, int(new, 0))
             direction = tuple(opts['dir'].split('->')) if 'dir' in opts else None
-            self.rewrites.append((pos[0], what, direction))
+            self.rewrites.append((pos[0], what, direction, duration(opts['at']) if 'at' in opts else 0))
         elif d in ('pfc', 'xon'):
             self.pfcs.append(self._pfc(d, pos, opts))
         elif d == 'lldp':

@@ -575,6 +575,21 @@ TEST(SimulationQos, RewriteAtAPointStaysDownstream) {
   }
 }
 
+TEST(SimulationQos, RewriteFromItsTimeOnly) {
+  // p2's rewrite starts at 45 us: the messages passing p2 before keep DSCP 26.
+  auto f = run(kNet + "send q a 1K repeat=10 every=10us\nrewrite p2 dscp=26:0 dir=a->b at=45us\n");
+  int kept = 0, rewritten = 0;
+  for (const auto& s : f) {
+    if (s.point != 1 || s.info.kind != FrameKind::req) continue;
+    const uint8_t dscp = s.bytes[15] >> 2;
+    EXPECT_EQ(dscp, s.time < 45'000 ? 26 : 0) << "at " << s.time;
+    ++(dscp == 26 ? kept : rewritten);
+  }
+  EXPECT_EQ(kept, 5);
+  EXPECT_EQ(rewritten, 5);
+  EXPECT_THROW(run(kNet + "send q a 100\nrewrite p1 dscp=0 at=1ms\n"), SimulationError);  // all passed before
+}
+
 TEST(SimulationQos, MarkingChangesFromItsTime) {
   auto f = run(kNet + "send q a 1K repeat=10 every=10us\nmarking q a dscp=10 ecn=1 at=45us\n");
   int before = 0, after = 0;

@@ -52,6 +52,8 @@ EXPECT = {
     # A PCP that goes with its tag is a VLAN change, not a remark.
     "mp_vlan_strip": {"roce.hop.vlan_changed": "leaf-1"},
     "mp_vlan_change": {"roce.hop.vlan_changed": "leaf-1"},
+    # One point: the VLAN change shows as one QP in two VLANs there.
+    "vlan_split": {"roce.qos.inconsistent_marking": "leaf-1"},
     "mp_ce": {"roce.hop.ce_set": "leaf-1"},
     "mp_burst": {"roce.hop.microburst": "leaf-1"},
     # The spine marks from 90 us (onsets) or never (never), the leaf from 20 us.

@@ -14,7 +14,8 @@ SCHEMA = os.path.join(rslib.ROOT, "docs", "report-schema.json")
 SCENARIOS = ["clean", "gbn", "demo", "pfc_propagation", "pfc_storm", "dcbx", "qos_remark", "multipoint", "nak_codes",
              "mirror_dup", "one_direction", "mp_drop", "mp_clock", "mp_erspan", "mp_remark", "mp_burst",
              "reorder_ooo", "reorder_nak", "gbn_nak_early", "selective", "read_retry", "mirror_rewrite", "mirror_bridged",
-             "pfc_bridged", "pfc_port_mac", "mp_mtu", "mp_vlan_strip", "mp_vlan_change", "lldp_mtu", "dcbx_ets"]
+             "pfc_bridged", "pfc_port_mac", "mp_mtu", "mp_vlan_strip", "mp_vlan_change", "vlan_split",
+             "lldp_mtu", "dcbx_ets"]
 
 
 def run(argv):

@@ -32,6 +32,7 @@ EXPECT = {
     "lldp_mtu": ("mtu_mismatch", {"lldp_max_frame"}),
     "mp_vlan_strip": ("vlan_changed", set()),
     "mp_vlan_change": ("vlan_changed", set()),
+    "vlan_split": ("inconsistent_marking", set()),
     "multipoint": ("hop_loss", set()),
     "mp_burst": ("microburst", set()),
     "mp_ecn_onsets": ("ecn_threshold_mismatch", {"microburst"}),

@@ -287,6 +287,37 @@ TEST(Analyzer, CmExchangePairsAndGivesTheStartPsn) {
   EXPECT_TRUE(v.has_expected);
 }
 
+// The REQ's path MTU holds for the connection both ways from its REP on,
+// before any FIRST/MIDDLE segment: a READ's responses take exactly
+// dma_len / path MTU PSNs. A longer segment than the REQ said overrides it.
+TEST(Analyzer, CmReqGivesThePathMtuBeforeAnySegment) {
+  StoredAnalysis a;
+  Wire w;
+  CmMessage req{CmMessage::Kind::req, 0xA1, 0, w.qp_a, 5000};
+  req.path_mtu = 1024;
+  a.process(cm(w, true, req, 0));  // frame 1
+  a.process(cm(w, false, {CmMessage::Kind::rep, 0xB1, 0xA1, w.qp_b, 9000}, us));
+  PacketInfo read = w.req(2 * us, 5000, true, test::kReadRequest, 0);
+  read.dma_len = 4096;
+  const uint32_t flow = a.process(read).flow;
+  EXPECT_EQ(a.path_mtu(flow), 1024u);
+  EXPECT_EQ(a.path_mtu_cm_frame(flow), 1u);
+  // Four responses at 5000..5003: 5005 skips one PSN (unknown MTU: anywhere up to 16 would do).
+  const Verdict& next = a.process(w.req(3 * us, 5005));
+  EXPECT_EQ(next.seq, SeqClass::gap);
+  EXPECT_EQ(next.gap, 1u);
+  const uint32_t back = a.process(w.resp(4 * us, 5005)).flow;
+  EXPECT_EQ(a.path_mtu(back), 1024u);
+  EXPECT_EQ(a.path_mtu_cm_frame(back), 1u);
+  // A FIRST segment of that length agrees; a longer one is what the QP uses.
+  a.process(w.req(5 * us, 5006, false, test::kWriteFirst, 1024));
+  EXPECT_EQ(a.path_mtu_cm_frame(flow), 1u);
+  a.process(w.req(6 * us, 5007, false, test::kWriteFirst, 2048));
+  EXPECT_EQ(a.path_mtu(flow), 2048u);
+  EXPECT_EQ(a.path_mtu_cm_frame(flow), kNoFrame);
+  EXPECT_EQ(a.path_mtu(back), 2048u);
+}
+
 TEST(Analyzer, CmQpReuseStartsANewStream) {
   StoredAnalysis a;
   Wire w;

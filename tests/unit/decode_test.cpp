@@ -183,7 +183,22 @@ TEST(Decode, CmReq) {
   EXPECT_EQ(cm.local_comm_id, 0xC0DE0001u);
   EXPECT_EQ(cm.local_qpn, 0x161u);
   EXPECT_EQ(cm.start_psn, 0xABCu);
+  EXPECT_EQ(cm.path_mtu, 4096u);  // data byte 50 = 0x57: MTU code 5 | RDC 0 | RNR retry 7
   EXPECT_EQ(d.packet.icrc, IcrcState::good);
+}
+
+TEST(Decode, CmReqPathMtuCodes) {
+  const size_t mtu_byte = 62 + 24 + 50;  // MAD at 62, its data after the 24-byte header
+  for (auto [code, bytes] : {std::pair{1u, 256u}, {3u, 1024u}, {5u, 4096u}, {0u, 0u}, {6u, 0u}, {15u, 0u}}) {
+    Bytes f = hex(kCmReq);
+    f[mtu_byte] = static_cast<uint8_t>(code << 4 | 7);
+    EXPECT_EQ(run(f, SIZE_MAX, false).packet.cm.path_mtu, bytes) << "code " << code;
+  }
+  // Cut before that byte: the rest of the REQ is read, the MTU is not known.
+  const CmMessage cut = run(hex(kCmReq), mtu_byte, false).packet.cm;
+  EXPECT_EQ(cut.kind, CmMessage::Kind::req);
+  EXPECT_EQ(cut.start_psn, 0xABCu);
+  EXPECT_EQ(cut.path_mtu, 0u);
 }
 
 TEST(Decode, CmRep) {
@@ -198,6 +213,7 @@ TEST(Decode, CmRep) {
   EXPECT_EQ(cm.remote_comm_id, 9u);
   EXPECT_EQ(cm.local_qpn, 0x162u);
   EXPECT_EQ(cm.start_psn, 0x77u);
+  EXPECT_EQ(cm.path_mtu, 0u);  // a REP carries none
 }
 
 TEST(Decode, CmOnlyOnQp1) {

@@ -199,6 +199,14 @@ TEST(QosChecker, ExplainsEachCheck) {
   EXPECT_NE(explain(Check::ecn_not_capable, data(26, 3, kNotEct), p).find("Not-ECT"), std::string::npos);
   EXPECT_EQ(explain(Check::cnp_class, cnp(26, 3), p), "CNP marked DSCP 26 PCP 3, expected DSCP 48 PCP 6");
   EXPECT_NE(explain(Check::inconsistent_marking, data(27, -1), p).find("DSCP 27 untagged"), std::string::npos);
+  // Only the VLAN id differs from the flow's first marking: both ids named.
+  Marking in200 = data(26, 3);
+  in200.vlan = 200;
+  EXPECT_EQ(explain(Check::inconsistent_marking, in200, p, FirstMarking{26, 3, 100}),
+            "VLAN 200 differs from this flow's first VLAN at this point (VLAN 100): it crossed a port with another "
+            "VLAN configuration");
+  EXPECT_NE(explain(Check::inconsistent_marking, in200, p, FirstMarking{0, 3, 100}).find("DSCP 26 PCP 3"),
+            std::string::npos);  // the DSCP differs too: the marking is named
   Policy pcp;
   pcp.trust = Trust::pcp;
   EXPECT_NE(explain(Check::dscp_not_lossless, data(26, -1), pcp).find("untagged under trust pcp"),

@@ -216,34 +216,51 @@ const Finding* of_kind(const Triage& t, Kind k) {
 
 // Every 4 KB segment lost between the points, every short one through: the
 // MTU finding names the hop and both sizes, and takes the losses from hop_loss.
+// The path MTU comes from the CM REQ when the connection's setup was captured.
 TEST(Findings, SizeDependentLossOnAHopIsAnMtuMismatch) {
-  TwoPoints t;
-  Wire w;
-  uint32_t psn = 0;
-  for (int i = 0; i < 4; ++i, psn += 2) {
-    const uint64_t at = i * 20 * us;
-    w.point = 0;
-    PacketInfo big = w.req(at, psn, false, kWriteFirst, 4096);
-    big.frame_len = 4170;
-    t.feed(big);  // never reaches point 1
-    PacketInfo last = w.req(at + 1 * us, psn + 1, true, kWriteLast, 512);
-    last.frame_len = 570;
-    t.feed(last);
-    w.point = 1;
-    last = w.req(at + 3 * us, psn + 1, true, kWriteLast, 512);
-    last.frame_len = 570;
-    t.feed(last);
+  for (const bool with_cm : {false, true}) {
+    TwoPoints t;
+    Wire w;
+    uint32_t psn = 0;
+    if (with_cm) {
+      for (const bool req : {true, false})
+        for (uint32_t point : {0u, 1u}) {
+          w.point = point;
+          PacketInfo p = w.base(point * 300);
+          p.src = req ? w.a : w.b, p.dst = req ? w.b : w.a, p.dest_qp = 1, p.opcode = test::kUdSendOnly;
+          p.cm = req ? CmMessage{CmMessage::Kind::req, 0xA1, 0, w.qp_a, 0, 4096}
+                     : CmMessage{CmMessage::Kind::rep, 0xB1, 0xA1, w.qp_b, 0, 0};
+          t.feed(p);
+        }
+    }
+    for (int i = 0; i < 4; ++i, psn += 2) {
+      const uint64_t at = i * 20 * us;
+      w.point = 0;
+      PacketInfo big = w.req(at, psn, false, kWriteFirst, 4096);
+      big.frame_len = 4170;
+      t.feed(big);  // never reaches point 1
+      PacketInfo last = w.req(at + 1 * us, psn + 1, true, kWriteLast, 512);
+      last.frame_len = 570;
+      t.feed(last);
+      w.point = 1;
+      last = w.req(at + 3 * us, psn + 1, true, kWriteLast, 512);
+      last.frame_len = 570;
+      t.feed(last);
+    }
+    const Triage tr = t.triage(w.frame);
+    const Finding* f = of_kind(tr, kind("mtu_mismatch"));
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->title, "MTU between nic-a and leaf-1: frames of 4,170 bytes and more are lost, 570 bytes and less pass");
+    EXPECT_EQ(f->where.hop, "nic-a -> leaf-1");
+    EXPECT_EQ(f->evidence, 4u);
+    EXPECT_EQ(f->filter, "roce.hop.too_big && roce.point == 0");
+    EXPECT_NE(f->detail.find(with_cm ? "path MTU is 4096 (from CM REQ frame 1)"
+                                      : "path MTU is 4096 (from their FIRST/MIDDLE segments)"),
+              std::string::npos)
+        << f->detail;
+    EXPECT_NE(f->fix.find("at least 4,180 bytes"), std::string::npos) << f->fix;
+    EXPECT_EQ(of_kind(tr, kind("hop_loss")), nullptr);  // the size explains all of them
   }
-  const Triage tr = t.triage(w.frame);
-  const Finding* f = of_kind(tr, kind("mtu_mismatch"));
-  ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->title, "MTU between nic-a and leaf-1: frames of 4,170 bytes and more are lost, 570 bytes and less pass");
-  EXPECT_EQ(f->where.hop, "nic-a -> leaf-1");
-  EXPECT_EQ(f->evidence, 4u);
-  EXPECT_EQ(f->filter, "roce.hop.too_big && roce.point == 0");
-  EXPECT_NE(f->detail.find("path MTU is 4096"), std::string::npos) << f->detail;
-  EXPECT_NE(f->fix.find("at least 4,180 bytes"), std::string::npos) << f->fix;
-  EXPECT_EQ(of_kind(tr, kind("hop_loss")), nullptr);  // the size explains all of them
 }
 
 // The same losses with short frames passing no smaller than the lost ones:
@@ -302,6 +319,33 @@ TEST(Findings, VlanTagStrippedBetweenPoints) {
       EXPECT_EQ(f->severity, Severity::warning);
     }
   }
+}
+
+// One QP in two VLANs at one point: both ids, the VLAN it began in and the
+// changed packets as evidence. The ACKs' VLAN (another flow) is not counted.
+TEST(Findings, OneQpInTwoVlansAtOnePoint) {
+  Fed f;
+  Wire w;
+  for (uint32_t psn = 0; psn < 6; ++psn) {
+    PacketInfo p = w.req(psn * us, psn, true);
+    p.dscp = 26, p.ecn = 2, p.pcp = 3, p.vlan_id = psn < 4 ? 100 : 200;
+    f.feed(p);
+    PacketInfo r = w.resp(psn * us + 600, psn);
+    r.dscp = 26, r.pcp = 3, r.vlan_id = 300;
+    f.feed(r);
+  }
+  const Triage t = make_triage(f.stats, f.a);
+  const Finding* x = of_kind(t, kind("inconsistent_marking"));
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(x->evidence, 2u);
+  EXPECT_EQ(x->title.substr(0, x->title.find(" at ")), "RoCE of one connection in several VLANs");
+  EXPECT_NE(x->title.find("(VLAN 100, VLAN 200)"), std::string::npos) << x->title;
+  EXPECT_NE(x->detail.find("first packets there (VLAN 100): VLAN 100 (4 packets), VLAN 200 (2 packets)"),
+            std::string::npos)
+      << x->detail;
+  EXPECT_NE(x->fix.find("LAG or MLAG"), std::string::npos);
+  EXPECT_NE(x->fix.find("RoCE in VLAN 100 as the connection began"), std::string::npos) << x->fix;
+  EXPECT_EQ(x->fix.find("ToS"), std::string::npos);  // the DSCP kept: no marking fix
 }
 
 TEST(Findings, CleanTrafficHasNoneAndPasses) {
