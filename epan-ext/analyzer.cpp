@@ -161,7 +161,7 @@ void Analyzer::match_across_points(const PacketInfo& p, Verdict& v) {
   c.point = p.point, c.frame = p.frame, c.ts_ns = p.ts_ns, c.dscp = p.dscp, c.pcp = p.pcp, c.ecn = p.ecn, c.ttl = p.ttl;
   c.vlan = p.vlan_id, c.len = hop::capped_len(p.frame_len);
   if (auto h = hops_.on_packet(id, v.flow, flows_[v.flow].paired, c)) {
-    if (hop::ecn_sample(h->prev_ecn)) {
+    if (hop::ecn_sample(*h)) {
       const hop::EcnPlace place{h->prev_point, p.point, v.pfc.priority};
       h->ecn_unmarked = ecn_.add(place, h->queue_ns, h->ce_set);
       h->ecn_unmarked_first = h->ecn_unmarked && ecn_noted_.insert(place).second;

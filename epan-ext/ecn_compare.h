@@ -25,10 +25,6 @@ struct EcnPlace {
   friend auto operator<=>(const EcnPlace&, const EcnPlace&) = default;
 };
 
-// Whether an ECN-capable packet can show the hop's marking: ECT at the
-// previous point (a CE packet cannot be marked again).
-inline bool ecn_sample(uint8_t prev_ecn) { return prev_ecn == 1 || prev_ecn == 2; }
-
 // A hop's estimate against the reference's: the queueing beyond which its
 // unmarked packets are evidence, and whether they make it a mismatch.
 struct EcnRule {

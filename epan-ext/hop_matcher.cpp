@@ -140,7 +140,7 @@ std::optional<HopVerdict> HopMatcher::match(uint64_t id, uint32_t flow, uint32_t
   v.ce_set = c.ecn == 3 && prev->ecn != 3;
   v.negative = v.latency_ns < 0;
   learn_path(paths_[flow], prev->point, c.point);
-  if (next_point(flow, prev->point) == c.point) arrived(flow, prev->point, c.point, prev->frame, c.frame);
+  v.overtaken = next_point(flow, prev->point) == c.point && arrived(flow, prev->point, c.point, prev->frame, c.frame);
 
   const Copy* first = prev;
   for (size_t i = 0; i < n_same; ++i)
@@ -160,9 +160,9 @@ std::optional<HopVerdict> HopMatcher::match(uint64_t id, uint32_t flow, uint32_t
   h.bleach_reported |= v.ecn_bleached;
   v.vlan_first = v.vlan_changed && !h.vlan_reported;
   h.vlan_reported |= v.vlan_changed;
-  v.microburst = v.queue_ns > cfg_.microburst_ns;
+  v.microburst = !v.overtaken && v.queue_ns > cfg_.microburst_ns;
   v.burst_start = v.microburst && !h.in_burst;
-  h.in_burst = v.microburst;
+  if (!v.overtaken) h.in_burst = v.microburst;
   keep();
   return v;
 }
@@ -198,18 +198,18 @@ uint32_t HopMatcher::next_point(uint32_t flow, uint32_t point) const {
 
 // A packet of `flow` reached `to` from `from`: the flow's packets that
 // passed `from` before it and never reached `to` were lost in between.
-void HopMatcher::arrived(uint32_t flow, uint32_t from, uint32_t to, uint32_t prev_frame, uint32_t frame) {
+bool HopMatcher::arrived(uint32_t flow, uint32_t from, uint32_t to, uint32_t prev_frame, uint32_t frame) {
   const HopKey key{from, to, flow};
   HopState& h = hops_[key];
   if (h.lost_frames.erase(prev_frame)) {  // overtaken, not lost
     if (events_) events_->hop_reordered(key, prev_frame, frame);
-    return;
+    return true;
   }
   auto it = pending_.find(uint64_t{flow} << 32 | from);
-  if (it == pending_.end()) return;
+  if (it == pending_.end()) return false;
   auto& q = it->second;
   const bool queued = std::any_of(q.begin(), q.end(), [&](const Pending& p) { return p.frame == prev_frame; });
-  if (!queued) return;
+  if (!queued) return false;
   while (!q.empty()) {
     const Pending p = q.front();
     q.pop_front();
@@ -217,6 +217,7 @@ void HopMatcher::arrived(uint32_t flow, uint32_t from, uint32_t to, uint32_t pre
     h.lost_frames.insert(p.frame);
     if (events_) events_->hop_lost(key, p.frame, p.len);
   }
+  return false;
 }
 
 }  // namespace roceshark::hop

@@ -63,6 +63,10 @@ struct HopVerdict {
   uint32_t prev_frame = 0;
   int64_t latency_ns = 0;   // from the previous point, clock-corrected in estimate mode
   uint64_t queue_ns = 0;    // latency above the hop's minimum so far
+  // A later packet of its flow got here first: it took a longer way (adaptive
+  // routing, spraying), so its extra latency is no queueing in this hop's
+  // queue, where a flow keeps its order. Neither a burst nor an ECN sample.
+  bool overtaken = false;
   int16_t ttl_delta = 0;    // TTL here minus TTL there
   uint8_t prev_dscp = 0;
   int8_t prev_pcp = -1;
@@ -88,6 +92,11 @@ struct HopVerdict {
   uint32_t first_point = 0;    // the most upstream point that saw this transmission
   int64_t e2e_ns = 0;          // from there to here
 };
+
+// Whether the packet shows the hop's ECN marking against its queueing: ECT
+// at the previous point (a CE packet cannot be marked again), and not
+// overtaken (its extra latency was not spent in the queue that marks).
+inline bool ecn_sample(const HopVerdict& h) { return !h.overtaken && (h.prev_ecn == 1 || h.prev_ecn == 2); }
 
 // The tag there and here (`pcp`: this packet's).
 inline VlanChange vlan_change(const HopVerdict& h, int8_t pcp) { return {{h.prev_vlan, h.prev_pcp}, {h.vlan, pcp}}; }
@@ -155,7 +164,8 @@ class HopMatcher {
   void evict(uint64_t now_ns);
   // The next point on the flow's path after `point`, or UINT32_MAX.
   uint32_t next_point(uint32_t flow, uint32_t point) const;
-  void arrived(uint32_t flow, uint32_t from, uint32_t to, uint32_t prev_frame, uint32_t frame);
+  // True when the packet was overtaken: taken as lost, then it arrived.
+  bool arrived(uint32_t flow, uint32_t from, uint32_t to, uint32_t prev_frame, uint32_t frame);
   bool upstream(const Copy& o, const Copy& c, uint32_t flow);
   static void learn_path(FlowPath& path, uint32_t up, uint32_t down);
   int64_t corrected(const Copy& c) const;

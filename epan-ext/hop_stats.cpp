@@ -25,7 +25,7 @@ void HopStats::add(const TapRecord& r) {
   row.min_latency_ns = std::min(row.min_latency_ns, h->latency_ns);
   row.max_latency_ns = std::max(row.max_latency_ns, h->latency_ns);
   row.latency_ns.add(nonnegative_ns(h->latency_ns));
-  row.queue_ns.add(h->queue_ns);
+  if (!h->overtaken) row.queue_ns.add(h->queue_ns);
   if (h->remarked && !row.remarked++) row.first_remark_frame = v->frame;
   if (h->vlan_changed && !row.vlan_changed++) row.first_vlan_frame = v->frame;
   row.largest_passed = std::max(row.largest_passed, h->prev_len);
@@ -33,7 +33,7 @@ void HopStats::add(const TapRecord& r) {
   row.ttl_changed += h->ttl_delta != 0;
   if (h->burst_start && !row.bursts++) row.first_burst_frame = v->frame;
   row.negative += h->negative;
-  if (ecn_sample(h->prev_ecn)) ecn_[{h->prev_point, v->point, v->pfc.priority}].add(h->queue_ns, h->ce_set);
+  if (ecn_sample(*h)) ecn_[{h->prev_point, v->point, v->pfc.priority}].add(h->queue_ns, h->ce_set);
 
   // End to end, from the most upstream point the flow's packets are seen at.
   QpPathRow& q = qps_[v->flow];

@@ -279,6 +279,41 @@ TEST_F(HopTest, MicroburstIsQueueingAboveTheHopsMinimum) {
   }
 }
 
+// Adaptive routing: packet 2 takes a longer way and arrives after 3. A
+// hop's queue keeps a flow in order, so its 28 us above the minimum were
+// spent elsewhere: no burst, and no sample of the queue's ECN marking.
+TEST_F(HopTest, OvertakenPacketsExtraLatencyIsNotTheHopsQueueing) {
+  cfg.microburst_ns = 10 * us;
+  reset();
+  HopStats s;
+  const auto add = [&](const std::optional<HopVerdict>& h) {
+    Verdict v;
+    v.frame = h->frame, v.flow = 0, v.point = kB, v.role = Role::request;
+    TapRecord r{};
+    r.verdict = &v, r.hop = &*h;
+    s.add(r);
+  };
+  see(1, kA, 0);
+  see(2, kA, 1 * us);
+  see(3, kA, 2 * us);
+  auto v1 = see(1, kB, 2 * us);
+  auto v3 = see(3, kB, 4 * us);
+  auto v2 = see(2, kB, 31 * us);
+  ASSERT_TRUE(v1 && v2 && v3);
+  EXPECT_EQ(v2->queue_ns, 28 * us);
+  EXPECT_FALSE(v2->microburst);
+  for (const auto& v : {v1, v3, v2}) add(v);
+  EXPECT_EQ(s.hops().at({kA, kB}).queue_ns.max(), 0u);
+  EXPECT_EQ(s.ecn().at({kA, kB, 0}).samples(), 2u);
+  EXPECT_EQ(losses({kA, kB, 0}).reordered, 1u);
+
+  see(4, kA, 40 * us);
+  auto v4 = see(4, kB, 67 * us);  // queued in the hop: a burst, and its first packet
+  ASSERT_TRUE(v4);
+  EXPECT_TRUE(v4->microburst);
+  EXPECT_TRUE(v4->burst_start);
+}
+
 TEST_F(HopTest, DownstreamCopyStampedFirstIsNotLoss) {
   // Timestamp jitter larger than the hop: packet 2's copy at B comes first.
   cfg.path_order = {kA, kB};
