@@ -322,10 +322,13 @@ void ce_without_cnp(Builder& b) {
     f->second->points.insert(point);
   }
   for (const auto& [addr, r] : by_receiver) {
-    // Its CNPs on QPs of its own that were not flagged.
+    // Its CNPs on QPs of its own that were not flagged. (Plain references:
+    // clang's C++20 cannot capture structured bindings.)
+    const std::string& to = addr;
+    const std::set<uint32_t>& mine = r.flows;
     const bool partly = std::any_of(b.s.evidence.cnp_answered().begin(), b.s.evidence.cnp_answered().end(),
                                     [&](uint32_t flow) {
-                                      return !r.flows.contains(flow) && b.a.flow_key(flow).dst.to_string() == addr;
+                                      return !mine.contains(flow) && b.a.flow_key(flow).dst.to_string() == to;
                                     });
     Finding& f = b.add(kind("ce_without_cnp"), Severity::warning, addr);
     f.where.point = b.points(r.points);
