@@ -151,12 +151,17 @@ const Verdict& Analyzer::process(const PacketInfo& p) {
   return v;
 }
 
-void Analyzer::match_across_points(const PacketInfo& p, Verdict& v) {
-  // What no hop changes (IBA's invariant fields, and the IPv4 ID routers keep).
+// What no hop changes (IBA's invariant fields, and the IPv4 ID routers keep).
+uint64_t Analyzer::identity(const PacketInfo& p) {
   uint64_t id = hash_address(p.dst, hash_address(p.src));
   for (uint64_t x : {uint64_t{p.dest_qp}, uint64_t{p.psn}, uint64_t{p.opcode}, uint64_t{p.payload_len},
                      uint64_t{p.has_ip_id ? 0x10000u | p.ip_id : 0u}})
     id = (id ^ x) * 0x100000001B3ull;
+  return id;
+}
+
+void Analyzer::match_across_points(const PacketInfo& p, Verdict& v) {
+  const uint64_t id = identity(p);
   hop::Copy c;
   c.point = p.point, c.frame = p.frame, c.ts_ns = p.ts_ns, c.dscp = p.dscp, c.pcp = p.pcp, c.ecn = p.ecn, c.ttl = p.ttl;
   c.vlan = p.vlan_id, c.len = hop::capped_len(p.frame_len);
@@ -203,13 +208,17 @@ void Analyzer::check_one_place(const PacketInfo& p, Verdict& v) {
   if (fp.ttl_flips == 2 && !fp.merged_noted) v.merged_points = fp.merged_noted = true;
 }
 
+uint8_t Analyzer::priority_of(const PacketInfo& p) const {
+  return p.pcp >= 0 ? static_cast<uint8_t>(p.pcp) : cfg_.policy.dscp_priority[p.dscp & 0x3F];
+}
+
 void Analyzer::sight_for_pfc(const PacketInfo& p, Verdict& v) {
   pfc::RoceSighting r;
   r.point = p.point;
   r.ts_ns = p.ts_ns;
   r.src = p.src_mac;
   r.dst = p.dst_mac;
-  r.priority = p.pcp >= 0 ? static_cast<uint8_t>(p.pcp) : cfg_.policy.dscp_priority[p.dscp & 0x3F];
+  r.priority = priority_of(p);
   r.frame_len = p.frame_len;
   r.flow = v.row_flow;
   r.data = v.role != Role::cnp;
@@ -288,11 +297,13 @@ void Analyzer::on_request(const PacketInfo& p, Verdict& v) {
     f.highest_psn = p.psn;
   }
   FlowPoint& fp = flow_point(v.flow, p.point);
-  const PointView here{fp.responses_seen, mirrored_points_.contains(p.point), fp.min_rtt_ns};
+  const PointView here{fp.responses_seen, mirrored_points_.contains(p.point), fp.min_rtt_ns,
+                       hops_.passed_elsewhere_once(identity(p), p.point)};
   const SeqResult r = fp.requests.classify(p, f.naks, here, cfg_);
   if (r.mirror_proven) mirrored_points_.insert(p.point);
   if (r.learned != RecoveryMode::unknown) f.naks.mode = r.learned;
   if (is_retransmission(r.seq)) f.last_resend_ts = std::max(f.last_resend_ts, p.ts_ns);
+  if (r.seq == SeqClass::out_of_order && r.reorder_nak && r.nak_frame == f.naks.seq_nak.frame) take_back_nak(v.flow, p.frame);
   v.seq = r.seq;
   v.ambiguous = r.ambiguous;
   v.reorder_nak = r.reorder_nak;
@@ -309,7 +320,9 @@ void Analyzer::on_request(const PacketInfo& p, Verdict& v) {
   // READ and ATOMIC requests are always answered, AckReq or not.
   const bool answered = p.ack_req || op.is_read_request || op.is_atomic_request;
   if (is_retransmission(r.seq)) fp.pending.on_request(p.psn, p.ts_ns, p.frame, true);
-  else if (answered) fp.pending.on_request(p.psn, p.ts_ns, p.frame, false);
+  // A late original is not what a response names: the PSNs that overtook it
+  // went first, and the queue keeps PSN order.
+  else if (answered && r.seq != SeqClass::out_of_order) fp.pending.on_request(p.psn, p.ts_ns, p.frame, false);
   if (is_retransmission(r.seq) && f.paired != kNoId) ++flow_point(f.paired, p.point).resends_to_answer;
 }
 
@@ -366,9 +379,19 @@ void Analyzer::on_response(const PacketInfo& p, Verdict& v) {
       // such a NAK before any resend, for a PSN that passed here: the
       // receiver discarded it while it waited for the late one.
       const NakEvent& before = req.naks.seq_nak;
+      // Or it is a reordering NAK again, at another point: the same
+      // transmission, whatever resends passed here before it did.
       e.reorder = fp.requests.arrived_out_of_order(p.psn) ||
-                  (before.valid && before.reorder && req.last_resend_ts < before.ts_ns && fp.requests.seen(p.psn));
+                  (before.valid && before.reorder && req.last_resend_ts < before.ts_ns && fp.requests.seen(p.psn)) ||
+                  (req.reorder_nak_for(p.psn) && hops_.passed_elsewhere_once(identity(p), p.point));
+      if (e.reorder) req.note_reorder_nak(p.psn);
       v.reorder_nak = e.reorder;
+      // Another copy of the same NAK, at another point, or a new NAK.
+      const bool copy = before.valid && !before.reorder && before.psn == e.psn;
+      if (e.reorder || !copy) req.nak_copy_count = 0;
+      if (!e.reorder && req.nak_copy_count < req.nak_copies.size())
+        req.nak_copies[req.nak_copy_count++] = {p.frame, p.point, v.stream, priority_of(p)};
+      if (!before.valid || before.psn != e.psn) req.naks.prev_seq_nak = before;  // a copy shifts nothing
       req.naks.seq_nak = e;
     }
     req.naks.any_nak = true;
@@ -385,6 +408,20 @@ void Analyzer::on_response(const PacketInfo& p, Verdict& v) {
   v.rtt_ns = c.newest_rtt_ns;
   for (uint64_t rtt : rtt_samples_)
     if (!fp.min_rtt_ns || rtt < fp.min_rtt_ns) fp.min_rtt_ns = rtt;
+}
+
+// The NAK asked for a packet that was only late: it and its copies at other
+// points are no loss sign. One pass decided them already, so the front end
+// takes them back from the event.
+void Analyzer::take_back_nak(uint32_t flow, uint32_t late_frame) {
+  Flow& f = flows_[flow];
+  f.naks.seq_nak.reorder = true;
+  f.note_reorder_nak(f.naks.seq_nak.psn);
+  for (uint8_t i = 0; i < f.nak_copy_count; ++i) {
+    const Flow::NakCopy& c = f.nak_copies[i];
+    if (events_) events_->nak_reordered({c.frame, late_frame, flow, c.point, c.stream, c.priority});
+  }
+  f.nak_copy_count = 0;
 }
 
 // READ responses of one READ take consecutive PSNs from FIRST to LAST: a

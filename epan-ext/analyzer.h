@@ -117,6 +117,10 @@ class Analyzer {
   LimitKind past_limit(const PacketInfo& p, uint32_t flow);
 
   void sight_for_pfc(const PacketInfo& p, Verdict& v);
+  uint8_t priority_of(const PacketInfo& p) const;
+  static uint64_t identity(const PacketInfo& p);
+  // A late original proved the flow's sequence NAK was reordering's doing.
+  void take_back_nak(uint32_t flow, uint32_t late_frame);
   void match_across_points(const PacketInfo& p, Verdict& v);
   void check_one_place(const PacketInfo& p, Verdict& v);
   void watch_notification_point(const PacketInfo& p, Verdict& v);

@@ -27,6 +27,10 @@ class EventLog final : public EventSink {
 
   void hop_lost(const hop::HopKey& key, uint32_t frame, uint16_t len) override;
   void hop_reordered(const hop::HopKey& key, uint32_t lost_frame, uint32_t frame) override;
+  void nak_reordered(const NakReorder& n) override {
+    naks_.push_back(n);
+    late_of_nak_.insert_or_assign(n.nak_frame, n.late_frame);
+  }
   void clock_skew(const hop::Skew& s) override { skews_.push_back(s); }
   void episode_ended(const pfc::Episode& e) override { episodes_.push_back(e); }
   void propagation(const pfc::Propagation& p) override { propagations_.push_back(p); }
@@ -36,6 +40,7 @@ class EventLog final : public EventSink {
   }
 
   const std::vector<HopChange>& hop_changes() const { return hops_; }
+  const std::vector<NakReorder>& nak_reorders() const { return naks_; }
   const std::vector<hop::Skew>& skews() const { return skews_; }  // in frame order
   const std::vector<pfc::Propagation>& propagations() const { return propagations_; }
   // Every episode, the open ones ending where they stood at the last at_end().
@@ -49,10 +54,17 @@ class EventLog final : public EventSink {
     return it == lost_after_.end() ? nullptr : &it->second;
   }
   std::span<const hop::Skew> skews_at(uint32_t frame) const;
+  // The frame whose late arrival took this NAK back, or 0.
+  uint32_t nak_taken_back(uint32_t frame) const {
+    const auto it = late_of_nak_.find(frame);
+    return it == late_of_nak_.end() ? 0 : it->second;
+  }
 
  private:
   std::vector<HopChange> hops_;
   std::unordered_map<uint32_t, hop::HopKey> lost_after_;
+  std::vector<NakReorder> naks_;
+  std::unordered_map<uint32_t, uint32_t> late_of_nak_;
   std::vector<hop::Skew> skews_;
   std::vector<pfc::Episode> episodes_, open_;
   std::vector<pfc::Propagation> propagations_;

@@ -27,6 +27,16 @@ struct Skew {
 };
 }  // namespace hop
 
+// A sequence-error NAK taken back: it asked for a PSN that was only late,
+// and the late original passed `point` at `late_frame` after the NAK.
+// `flow`, `point`, `priority` and `stream` are the NAK frame's own, as its
+// verdict gave them (the request flow it is reported under).
+struct NakReorder {
+  uint32_t nak_frame, late_frame;
+  uint32_t flow, point, stream;
+  uint8_t priority;
+};
+
 class EventSink {
  public:
   virtual ~EventSink() = default;
@@ -35,6 +45,7 @@ class EventSink {
   // ... after all: `lost_frame`'s packet reached `key.to` late, at `frame`
   // (overtaken on the hop, not lost).
   virtual void hop_reordered(const hop::HopKey& key, uint32_t lost_frame, uint32_t frame) = 0;
+  virtual void nak_reordered(const NakReorder& n) = 0;
   virtual void clock_skew(const hop::Skew& s) = 0;
   virtual void episode_ended(const pfc::Episode& e) = 0;
   virtual void propagation(const pfc::Propagation& p) = 0;

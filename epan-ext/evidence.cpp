@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "epan-ext/evidence.h"
 
+#include <algorithm>
+
 namespace roceshark::triage {
 uint64_t mac_key(const Mac& m) {
   uint64_t x = 0;
@@ -11,6 +13,24 @@ uint64_t mac_key(const Mac& m) {
 uint64_t remark_key(uint8_t old_dscp, uint8_t new_dscp, int8_t old_pcp, int8_t new_pcp) {
   return uint64_t{old_dscp} << 24 | uint64_t{new_dscp} << 16 | uint64_t(static_cast<uint8_t>(old_pcp + 1)) << 8 |
          static_cast<uint8_t>(new_pcp + 1);
+}
+
+void Evidence::add(uint32_t frame, uint32_t stream) {
+  ++count;
+  if (stream != kNoId) streams.insert(stream);
+  if (n == kFrames && frame > frames[n - 1]) return;
+  size_t i = n < kFrames ? n++ : n - 1;
+  for (; i > 0 && frames[i - 1] > frame; --i) frames[i] = frames[i - 1];
+  frames[i] = frame;
+}
+
+void Evidence::remove(uint32_t frame) {
+  if (count) --count;
+  auto* end = frames.begin() + n;
+  auto* it = std::find(frames.begin(), end, frame);
+  if (it == end) return;
+  std::copy(it + 1, end, it);
+  --n;
 }
 
 void EvidenceStats::add(const TapRecord& r) {
@@ -64,8 +84,27 @@ void EvidenceStats::add_roce(const TapRecord& r, const Verdict& v) {
   // The engine flags the first loss sign on a priority without PFC; the
   // ones after it at that place are evidence too.
   const std::pair place{v.point, uint32_t{v.pfc.priority}};
-  if (v.pfc.lossy_first) lossy_.insert(place);
+  if (v.pfc.lossy_first) lossy_.try_emplace(place, v.frame);
   if (v.pfc.lossy_first || (loss_sign && lossy_.contains(place))) note(Clue::lossy, place.first, place.second, 0, v.frame, s);
+}
+
+void EvidenceStats::settle(const EventLog& log, const FrameSet& selected) {
+  const auto& naks = log.nak_reorders();
+  for (; nak_events_ < naks.size(); ++nak_events_) {
+    const NakReorder& n = naks[nak_events_];
+    if (!selected.contains(n.nak_frame)) continue;
+    const auto take_back = [&](const Key& k) {
+      auto it = items_.find(k);
+      if (it == items_.end()) return;
+      it->second.remove(n.nak_frame);
+      if (!it->second.count) items_.erase(it);
+    };
+    take_back({Clue::loss, n.flow, n.point, 0});
+    // Noted lossy when its place had been found lossy at or before it.
+    const auto place = lossy_.find({n.point, uint32_t{n.priority}});
+    if (place != lossy_.end() && place->second <= n.nak_frame) take_back({Clue::lossy, n.point, n.priority, 0});
+    note(Clue::reorder_nak, n.flow, n.point, 0, n.nak_frame, n.stream);
+  }
 }
 
 }  // namespace roceshark::triage

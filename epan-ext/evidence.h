@@ -11,6 +11,8 @@
 #include <span>
 #include <tuple>
 
+#include "epan-ext/event_log.h"
+#include "epan-ext/frame_set.h"
 #include "epan-ext/tap_record.h"
 
 namespace roceshark::triage {
@@ -62,11 +64,11 @@ struct Evidence {
   uint8_t n = 0;
   uint64_t count = 0;
   std::set<uint32_t> streams;
-  void add(uint32_t frame, uint32_t stream) {
-    if (n < kFrames) frames[n++] = frame;
-    ++count;
-    if (stream != kNoId) streams.insert(stream);
-  }
+  // Keeps the lowest frames, whatever order they come in (a frame taken
+  // back, or noted at settle time, can come late).
+  void add(uint32_t frame, uint32_t stream);
+  // Takes back one frame counted here; its connection stays named.
+  void remove(uint32_t frame);
   std::span<const uint32_t> first() const { return {frames.data(), n}; }
 };
 
@@ -75,6 +77,9 @@ class EvidenceStats {
   using Key = std::tuple<Clue, uint32_t, uint32_t, uint64_t>;
   void add(const TapRecord& r);
   void clear() { *this = EvidenceStats{}; }
+  // Takes back the selected sequence NAKs a late original proved were
+  // reordering's doing: reorder_nak evidence, no loss sign.
+  void settle(const EventLog& log, const FrameSet& selected);
   const std::map<Key, Evidence>& items() const { return items_; }
   // Every item of one clue.
   auto of(Clue c) const {
@@ -91,7 +96,8 @@ class EvidenceStats {
   void add_roce(const TapRecord& r, const Verdict& v);
 
   std::map<Key, Evidence> items_;
-  std::set<std::pair<uint32_t, uint32_t>> lossy_;  // (point, priority) found lossy
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> lossy_;  // (point, priority) found lossy -> at that frame
+  size_t nak_events_ = 0;  // of the log's, taken in
   std::set<uint32_t> cnp_answered_;
 };
 

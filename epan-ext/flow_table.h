@@ -8,6 +8,8 @@
 // PSN consistency: an ACK's PSN falls in the PSN range of the requests it
 // answers. A connection (both flows) gets one stream index, like tcp.stream.
 #pragma once
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
@@ -52,6 +54,23 @@ struct Flow {
   bool cnp_seen = false;
   bool cnp_missing_noted = false;
   std::vector<uint32_t> points;  // indices of this flow's per-point states
+  // The latest sequence NAK's copies, one per point it passed, until a late
+  // original takes it back (EventSink::nak_reordered) or another NAK comes.
+  struct NakCopy {
+    uint32_t frame, point, stream;
+    uint8_t priority;
+  };
+  std::array<NakCopy, 4> nak_copies{};
+  uint8_t nak_copy_count = 0;
+  // PSNs of the latest reordering NAKs (| kValid): a copy of one at
+  // another point is reordering's too.
+  std::array<uint32_t, 4> reorder_naks{};
+  uint8_t reorder_naks_next = 0;
+  static constexpr uint32_t kValid = 0x80000000u;
+  void note_reorder_nak(uint32_t psn) { reorder_naks[reorder_naks_next++ % reorder_naks.size()] = psn | kValid; }
+  bool reorder_nak_for(uint32_t psn) const {
+    return std::find(reorder_naks.begin(), reorder_naks.end(), psn | kValid) != reorder_naks.end();
+  }
 };
 
 class FlowTable {

@@ -63,6 +63,20 @@ std::optional<HopVerdict> HopMatcher::on_packet(uint64_t id, uint32_t flow, uint
   return match(id, flow, reverse, c);
 }
 
+uint64_t HopMatcher::passed_elsewhere_once(uint64_t id, uint32_t point) {
+  const Group* g = active_ ? groups_.find(id) : nullptr;
+  if (!g || !g->n) return 0;
+  uint64_t latest = 0;
+  for (size_t i = 0; i < g->n; ++i) {
+    const Copy& x = g->at(i);
+    if (x.point == point) return 0;
+    for (size_t j = 0; j < i; ++j)
+      if (g->at(j).point == x.point) return 0;
+    latest = std::max(latest, x.ts_ns);
+  }
+  return latest;
+}
+
 void HopMatcher::Group::push(const Copy& c) {
   if (n < 3) inline_copies[n] = c;
   else more.push_back(c);

@@ -127,6 +127,11 @@ class HopMatcher {
   // verdict when a copy of it was already seen at another point.
   std::optional<HopVerdict> on_packet(uint64_t id, uint32_t flow, uint32_t reverse, const Copy& c);
 
+  // When the transmission `id` passed other points once each and not yet
+  // `point`: the latest of those copies' times (0 otherwise). A resend of it
+  // with the same identity would have passed those points a second time.
+  uint64_t passed_elsewhere_once(uint64_t id, uint32_t point);
+
   const std::map<HopKey, HopState>& hops() const { return hops_; }
   // The longest frame any flow got across from `from` to `to`, 0 if none.
   uint16_t largest_passed(uint32_t from, uint32_t to) const;

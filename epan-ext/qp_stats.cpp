@@ -95,4 +95,13 @@ void QpStats::add(const TapRecord& r) {
   if (v.flow != kNoId) row.recovery = r.analyzer->recovery_mode(v.flow);
 }
 
+void QpStats::settle(const EventLog& log, const FrameSet& selected) {
+  const auto& naks = log.nak_reorders();
+  for (; nak_events_ < naks.size(); ++nak_events_) {
+    const NakReorder& n = naks[nak_events_];
+    const auto it = rows_.find({n.stream, n.point, n.flow});
+    if (selected.contains(n.nak_frame) && it != rows_.end()) ++it->second.reorder_naks;
+  }
+}
+
 }  // namespace roceshark

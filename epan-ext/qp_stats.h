@@ -13,6 +13,8 @@
 
 #include "epan-ext/flow_table.h"
 #include "epan-ext/histogram.h"
+#include "epan-ext/event_log.h"
+#include "epan-ext/frame_set.h"
 #include "epan-ext/tap_record.h"
 
 namespace roceshark {
@@ -69,6 +71,8 @@ class QpStats {
  public:
   void add(const TapRecord& r);
   void clear() { *this = QpStats{}; }
+  // Counts the selected NAKs a late original took back as reorder NAKs.
+  void settle(const EventLog& log, const FrameSet& selected);
   // (stream, point, flow) order: a connection's rows sit together.
   using Key = std::tuple<uint32_t, uint32_t, uint32_t>;
   const std::map<Key, QpRow>& rows() const { return rows_; }
@@ -81,6 +85,7 @@ class QpStats {
   std::map<Key, QpRow> rows_;
   LimitCounts beyond_{};
   uint64_t truncated_ = 0;
+  size_t nak_events_ = 0;  // of the log's, taken in
 };
 
 }  // namespace roceshark

@@ -30,6 +30,8 @@ struct ReportStats {
   void settle(const EventLog& log, const FrameSet& selected) {
     hops.settle(log, selected);
     pfc.settle(log, selected);
+    evidence.settle(log, selected);
+    qp.settle(log, selected);
   }
   void clear() { *this = ReportStats{}; }
 };

@@ -83,16 +83,22 @@ bool RequestSequence::nak_asks_for(const NakEvent& nak, const PacketInfo& p, uin
          p.ts_ns - nak.ts_ns <= wait_ns + cfg.timeout_ns && psn::at_or_after(p.psn, nak.psn);
 }
 
+const NakEvent* RequestSequence::seq_nak_for(const PacketInfo& p, const RequestContext& ctx, const Config& cfg) const {
+  if (nak_asks_for(ctx.seq_nak, p, 0, cfg)) return &ctx.seq_nak;
+  if (nak_asks_for(ctx.prev_seq_nak, p, 0, cfg)) return &ctx.prev_seq_nak;
+  return nullptr;
+}
+
 SeqClass RequestSequence::run_cause(const PacketInfo& p, const RequestContext& ctx, RecoveryMode mode,
                                     const Config& cfg) {
   // A resend answers the newer of the two NAKs when both qualify.
-  const bool seq = nak_asks_for(ctx.seq_nak, p, 0, cfg);
+  const NakEvent* seq = seq_nak_for(p, ctx, cfg);
   const bool rnr = nak_asks_for(ctx.rnr_nak, p, ctx.rnr_nak.rnr_wait_ns, cfg);
   run_quiet_ns_ = 0;
   run_reorder_ = false;
-  if (seq && (!rnr || ctx.seq_nak.ts_ns >= ctx.rnr_nak.ts_ns)) {
-    nak_used_frame_ = run_nak_frame_ = ctx.seq_nak.frame;
-    run_reorder_ = ctx.seq_nak.reorder || arrived_out_of_order(ctx.seq_nak.psn);
+  if (seq && (!rnr || seq->ts_ns >= ctx.rnr_nak.ts_ns)) {
+    nak_used_frame_ = run_nak_frame_ = seq->frame;
+    run_reorder_ = seq->reorder || arrived_out_of_order(seq->psn);
     return mode == RecoveryMode::selective ? SeqClass::selective_resend : SeqClass::gbn_resend;
   }
   if (rnr) {
@@ -177,7 +183,12 @@ std::optional<SeqResult> RequestSequence::late_verdict(const PacketInfo& p, cons
   // A resend needs a round trip after the hole: the hole's packet to the
   // receiver, its NAK back to the sender, the resend to here.
   const bool before_any_resend = late < std::max(kFastestRoundTripNs, here.rtt_floor_ns);
-  bool original = before_any_resend;
+  // Its copies elsewhere passed before the NAK that asks for it, and no
+  // second copy followed them: a resend would have passed there again
+  // (with a new IPv4 ID it would not be this transmission at all).
+  const NakEvent* nak = seq_nak_for(p, ctx, cfg);
+  const bool passed_before_nak = nak && here.passed_elsewhere_ns && here.passed_elsewhere_ns < nak->ts_ns;
+  bool original = before_any_resend || passed_before_nak;
   SeqResult r;
   if (!cause && here.responses_seen) {
     original = true;  // a NAK for it would have passed here

@@ -38,6 +38,9 @@ const char* recovery_mode_name(RecoveryMode m);
 
 struct RequestContext {
   NakEvent seq_nak;          // PSN sequence error
+  // The one before: two NAKs in quick succession (the second for a PSN the
+  // receiver dropped while it waited) can both pass before the first's resends.
+  NakEvent prev_seq_nak;
   NakEvent rnr_nak;
   uint64_t last_nak_ts = 0;  // any NAK, for "no NAK in between"
   bool any_nak = false;
@@ -55,6 +58,9 @@ struct PointView {
   bool responses_seen = false;  // the flow's NAKs pass here: a resend's cause would be visible
   bool mirrored = false;        // a proven mirror copy was recorded here before
   uint64_t rtt_floor_ns = 0;    // the fastest request -> response round trip here, 0 unknown
+  // This very transmission passed the other points once each, by then
+  // (the latest time), and no second copy there; 0 if not so.
+  uint64_t passed_elsewhere_ns = 0;
 };
 
 // No RoCE round trip is faster than this (two NIC traversals and the
@@ -104,6 +110,8 @@ class RequestSequence {
 
   SeqResult start(const PacketInfo& p, bool reuse);
   SeqClass run_cause(const PacketInfo& p, const RequestContext& ctx, RecoveryMode mode, const Config& cfg);
+  // The sequence NAK that asks for `p`: the latest, else the one before it.
+  const NakEvent* seq_nak_for(const PacketInfo& p, const RequestContext& ctx, const Config& cfg) const;
   bool nak_asks_for(const NakEvent& nak, const PacketInfo& p, uint64_t wait_ns, const Config& cfg) const;
   const Hole* hole_of(uint32_t psn) const;
   bool in_read_span(uint32_t psn, uint32_t pmtu) const;

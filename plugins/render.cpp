@@ -178,12 +178,19 @@ void render_response(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Ver
                            rnr_timer_us(s.value));
   } else if (v.nak == NakCode::psn_sequence_error) {
     proto_item* it = gen(proto_tree_add_string(at, check_field(kLoss, 1), tvb, 0, 0, nak_name(v.nak)));
+    // Known on later passes: the late original passed here after the NAK.
+    const uint32_t late = v.reorder_nak ? 0 : session_events().nak_taken_back(v.frame);
     if (v.reorder_nak)
       expert_add_info_format(pinfo, add_flag(at, tvb, check_field(kReorderNak)), check_expert(kReorderNak),
-                             "NAK caused by reordering on QP 0x%06x at %s: PSN %u had already arrived here out of "
-                             "order; the receiver NAKs reordering (enable out-of-order placement, or keep adaptive "
+                             "NAK caused by reordering on QP 0x%06x at %s, not by a loss: PSN %u, NAKed because a "
+                             "packet was overtaken in the fabric (enable out-of-order placement, or keep adaptive "
                              "routing off this priority)",
                              qp, point.c_str(), p.psn);
+    else if (late)
+      expert_add_info_format(pinfo, add_flag(at, tvb, check_field(kReorderNak)), check_expert(kReorderNak),
+                             "NAK caused by reordering on QP 0x%06x at %s, not by a loss: PSN %u arrived late, in "
+                             "frame %u (enable out-of-order placement, or keep adaptive routing off this priority)",
+                             qp, point.c_str(), p.psn, late);
     else
       expert_add_info_format(pinfo, it, check_expert(kLoss, 1),
                              "NAK PSN sequence error on QP 0x%06x at %s: a request was lost", qp, point.c_str());

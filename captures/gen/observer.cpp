@@ -58,7 +58,7 @@ std::string nak_verdict(uint8_t syndrome) {
   }
 }
 
-std::string Observer::request_verdict(Stream& s, const FrameInfo& in, Ns time) {
+std::string Observer::request_verdict(Stream& s, const FrameInfo& in, Ns time, std::vector<uint64_t>& taken_back) {
   auto it = naks_.find({in.qp, in.req_side});
   auto recorded = [&](std::optional<Ns> RecordedNaks::*which, Ns wait) {
     if (it == naks_.end() || !(it->second.*which)) return false;
@@ -93,6 +93,15 @@ std::string Observer::request_verdict(Stream& s, const FrameInfo& in, Ns time) {
       overtaken = true;
       s.ooo.push_back(in.psn);
       if (s.ooo.size() > 64) s.ooo.pop_front();
+      // The latest sequence NAK asked for this PSN, and no resend came since:
+      // it and its copies were reordering's doing, not a loss.
+      if (mode.seq_ns && *mode.seq_ns <= time && !mode.seq_reorder && mode.seq_psn == in.psn &&
+          (!mode.last_resend_ns || *mode.last_resend_ns < *mode.seq_ns)) {
+        mode.seq_reorder = true;
+        mode.reorder_packets.insert(mode.seq_packet);
+        taken_back = std::move(mode.seq_frames);
+        mode.seq_frames.clear();
+      }
     } else if (reissued()) v = "read-retry";
     else if (in.cause == Cause::selective) {
       // Until the requester has shown selective repeat, its first lone resend looks like go-back-N.
@@ -167,7 +176,8 @@ Judgement Observer::judge(const Frame& f, uint64_t number) {
   Stream& s = streams_[Key{f.point, in.qp, in.req_side}];
   switch (in.kind) {
     case FrameKind::req: {
-      std::string v = request_verdict(s, in, f.time);
+      std::vector<uint64_t> taken_back;
+      std::string v = request_verdict(s, in, f.time, taken_back);
       const bool fresh = v == "in-order" || v.starts_with("gap:");
       // Karn's rule: once a PSN is resent, no response can be credited to its
       // earlier copies, nor to anything after it (go-back-N resends those too).
@@ -176,7 +186,9 @@ Judgement Observer::judge(const Frame& f, uint64_t number) {
         while (!s.waiting.empty() && psn::diff(s.waiting.back().psn, in.psn) >= 0) s.waiting.pop_back();
       // Only requests the observer takes for new can be what a response answers.
       if (in.ackreq && fresh) s.waiting.push_back({in.psn, number});
-      return {v, std::nullopt};
+      Judgement j{v, std::nullopt};
+      j.taken_back = std::move(taken_back);
+      return j;
     }
     case FrameKind::ack: {
       const bool advances = !s.last_ack || psn::diff(in.psn, *s.last_ack) > 0;
@@ -193,14 +205,23 @@ Judgement Observer::judge(const Frame& f, uint64_t number) {
       // overtaken; or it follows such a NAK, with no resend anywhere since,
       // for a PSN that passed here (the receiver dropped it waiting for the
       // late one, or this is that NAK again at another point).
+      // Or it is a `reorder` NAK again, the same transmission, at another
+      // point, whatever resends passed here before it.
       const bool passed = std::find(s.passed.begin(), s.passed.end(), in.psn) != s.passed.end();
       const bool reorder =
           in.syndrome == aeth::kNakPsnSeqError &&
           (std::find(s.ooo.begin(), s.ooo.end(), in.psn) != s.ooo.end() ||
-           (n.seq_ns && n.seq_reorder && (!n.last_resend_ns || *n.last_resend_ns < *n.seq_ns) && passed));
+           (n.seq_ns && n.seq_reorder && (!n.last_resend_ns || *n.last_resend_ns < *n.seq_ns) && passed) ||
+           (f.packet_id && n.reorder_packets.contains(f.packet_id)));
       if (in.syndrome == aeth::kNakPsnSeqError) {
+        // The same NAK again at another point, or a new one.
+        if (reorder || n.seq_reorder || !n.seq_ns || n.seq_psn != in.psn) n.seq_frames.clear();
+        if (!reorder) n.seq_frames.push_back(number);
         n.seq_ns = f.time;
         n.seq_reorder = reorder;
+        n.seq_psn = in.psn;
+        n.seq_packet = f.packet_id;
+        if (reorder) n.reorder_packets.insert(f.packet_id);
       }
       // A sequence-error NAK at p acknowledges p-1 and below; the others include p.
       return {nak_verdict(in.syndrome), cover(s, in.psn, in.syndrome != aeth::kNakPsnSeqError),

@@ -8,9 +8,11 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "captures/gen/frame.h"
 
@@ -22,6 +24,9 @@ struct Judgement {
   std::string verdict;
   std::optional<uint64_t> request_frame;
   std::string note;  // added to the truth file's note (`reorder`), empty if nothing
+  // Earlier NAK frames this late original shows were reordering's doing:
+  // their rows get the note `reorder` too.
+  std::vector<uint64_t> taken_back;
 };
 
 class Observer {
@@ -63,10 +68,14 @@ class Observer {
     // PSN: before that an observer cannot tell its resends from go-back-N.
     bool selective_shown = false;
     bool seq_reorder = false;          // the latest sequence NAK was caused by reordering
+    uint32_t seq_psn = 0;              // the PSN it asked for
+    std::vector<uint64_t> seq_frames;  // its rows at each point, while not `reorder`
+    uint64_t seq_packet = 0;             // the latest sequence NAK's transmission (packet_id)
+    std::set<uint64_t> reorder_packets;  // the `reorder` NAKs' transmissions
     std::optional<Ns> last_resend_ns;  // the latest resent request, any point
   };
 
-  std::string request_verdict(Stream& s, const FrameInfo& in, Ns time);
+  std::string request_verdict(Stream& s, const FrameInfo& in, Ns time, std::vector<uint64_t>& taken_back);
   static std::string read_response_verdict(Stream& s, const FrameInfo& in);
   static std::string timeout_verdict(Stream& s, const FrameInfo& in, Ns time);
   // Marks covered the waiting requests up to `limit` (or below it when

@@ -146,6 +146,7 @@ void Output::write(const Frame& f) {
   r.request_frame = j.request_frame;
   r.note = n;
   truth_->row(r);
+  for (uint64_t nak : j.taken_back) truth_->add_note(nak, "reorder");
 }
 
 void Output::close() {

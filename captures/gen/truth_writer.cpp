@@ -30,19 +30,37 @@ void TruthWriter::row(const TruthRow& r) {
   if (r.lost_after) std::snprintf(lost, sizeof lost, "%d", *r.lost_after ? 1 : 0);
   if (r.queue_ns) std::snprintf(queue, sizeof queue, "%" PRId64, *r.queue_ns);
   if (r.span_id) std::snprintf(span, sizeof span, "%u", unsigned{*r.span_id});
-  std::fprintf(f_,
-               "%" PRIu64 "\t%.*s\t%" PRId64 "\t%.*s->%.*s\t%.*s\t%s\t%s\t%s\t%.*s\t%.*s\t%s\t%.*s\t%s\t%s"
-               "\t%" PRId64 "\t%s\t%s\t%s\t%.*s\t%s\n",
-               r.frame,
-               static_cast<int>(r.point.size()), r.point.data(), r.ts_ns, static_cast<int>(r.src.size()), r.src.data(),
-               static_cast<int>(r.dst.size()), r.dst.data(), static_cast<int>(r.kind.size()), r.kind.data(), qpn, psn,
-               opcode, static_cast<int>(r.verdict.size()), r.verdict.data(), static_cast<int>(r.cause.size()),
-               r.cause.data(), req, static_cast<int>(r.note.size()), r.note.data(), paused, pause, r.true_ts_ns, id, lost,
-               queue, static_cast<int>(r.interface.size()), r.interface.data(), span);
+  char head[1024], tail[512];
+  std::snprintf(head, sizeof head,
+                "%" PRIu64 "\t%.*s\t%" PRId64 "\t%.*s->%.*s\t%.*s\t%s\t%s\t%s\t%.*s\t%.*s\t%s\t", r.frame,
+                static_cast<int>(r.point.size()), r.point.data(), r.ts_ns, static_cast<int>(r.src.size()), r.src.data(),
+                static_cast<int>(r.dst.size()), r.dst.data(), static_cast<int>(r.kind.size()), r.kind.data(), qpn, psn,
+                opcode, static_cast<int>(r.verdict.size()), r.verdict.data(), static_cast<int>(r.cause.size()),
+                r.cause.data(), req);
+  std::snprintf(tail, sizeof tail, "\t%s\t%s\t%" PRId64 "\t%s\t%s\t%s\t%.*s\t%s\n", paused, pause, r.true_ts_ns,
+                id, lost, queue, static_cast<int>(r.interface.size()), r.interface.data(), span);
+  held_.push_back({r.frame, head, std::string(r.note), tail});
+  flush(kHeld);
+}
+
+void TruthWriter::add_note(uint64_t frame, std::string_view note) {
+  for (Held& h : held_) {
+    if (h.frame != frame) continue;
+    h.note = h.note == "-" ? std::string(note) : h.note + ";" + std::string(note);
+    return;
+  }
+}
+
+void TruthWriter::flush(size_t keep) {
+  for (; held_.size() > keep; held_.pop_front()) {
+    const Held& h = held_.front();
+    for (const std::string* part : {&h.head, &h.note, &h.tail}) std::fwrite(part->data(), 1, part->size(), f_);
+  }
 }
 
 void TruthWriter::close() {
   if (!f_) return;
+  flush(0);
   const bool ok = std::ferror(f_) == 0;
   const bool closed = std::fclose(f_) == 0;
   f_ = nullptr;

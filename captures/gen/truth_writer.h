@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <cstdio>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,13 +42,23 @@ class TruthWriter {
   TruthWriter& operator=(const TruthWriter&) = delete;
 
   void row(const TruthRow& r);
+  // Adds to the note of a row written earlier (a later frame showed more).
+  // Rows are held back kHeld frames for that; an older row is not changed.
+  void add_note(uint64_t frame, std::string_view note);
   void close();
+  static constexpr size_t kHeld = 4096;
 
   static constexpr std::string_view kHeader =
       "frame\tpoint\tts_ns\tdir\tkind\tqpn\tpsn\topcode\tverdict\tcause\trequest_frame\tnote\tpaused\tpause_frame"
       "\ttrue_ts_ns\tpacket_id\tlost_after\tqueue_ns\tinterface\tspan_id\n";
 
  private:
+  struct Held {
+    uint64_t frame;
+    std::string head, note, tail;  // the line around its note column
+  };
+  void flush(size_t keep);
+  std::deque<Held> held_;
   std::FILE* f_ = nullptr;
   std::string path_;
 };

@@ -279,7 +279,15 @@ TEST(Observer, NakOfAnOvertakenPsnSaysReorder) {
   g.req(10);
   g.req(12);
   EXPECT_EQ(g.ack(11, aeth::kNakPsnSeqError).note, "");
-  EXPECT_EQ(g.req(11).verdict, "ooo:1");
+  const Judgement late = g.req(11);  // ... until the late original takes it back
+  EXPECT_EQ(late.verdict, "ooo:1");
+  EXPECT_EQ(late.taken_back.size(), 1u);
+  Feed h;  // a resend came first: nothing to take back
+  h.req(10);
+  h.req(12);
+  h.ack(11, aeth::kNakPsnSeqError);
+  h.req(13, false, Cause::gbn);
+  EXPECT_TRUE(h.req(11).taken_back.empty());
 }
 
 TEST(Observer, SelectiveResendNeedsItsNak) {

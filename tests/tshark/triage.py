@@ -54,6 +54,7 @@ EXPECT = {
     "demo": (None, {"dscp_remarked", "pfc_storm"}),
     "nak_codes": ("nak_error", set()),
     "reorder_nak": ("reorder_nak", set()),
+    "reorder_nak_late": ("reorder_nak", set()),
     "gbn_nak_early": ("lossy_queue", set()),
     "gbn_nak_mirror": ("lossy_queue", {"mirror_duplicates"}),
     "selective": ("lossy_queue", set()),

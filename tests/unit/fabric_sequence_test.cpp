@@ -36,6 +36,17 @@ TEST_F(FabricTest, LateOriginalIsOutOfOrderNotLoss) {
   EXPECT_EQ(req(21 * us, 4).seq, SeqClass::in_order);
 }
 
+// A late original asking for an ACK is not what the next ACK names: the
+// PSNs that overtook it went first.
+TEST_F(FabricTest, AckNamesTheOvertakingRequestNotTheLateOne) {
+  bidirectional();
+  const Verdict& newest = req(20 * us, 3, true);
+  const uint32_t newest_frame = newest.frame;
+  EXPECT_EQ(req(20 * us + 300, 2, true).seq, SeqClass::out_of_order);
+  const Verdict& ack = resp(22 * us, 3);
+  EXPECT_EQ(ack.request_frame, newest_frame);
+}
+
 TEST_F(FabricTest, ReorderWindowEdge) {
   bidirectional();
   req(20 * us, 3);

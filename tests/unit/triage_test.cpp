@@ -289,6 +289,98 @@ TEST(Findings, LossOfFramesNoLongerThanPassedOnesIsNoMtuMismatch) {
 
 // A tag stripped between the points: named as such, an error where the
 // policy trusts PCP (priority 3 falls to 0), a warning where it trusts DSCP.
+TEST(Evidence, KeepsTheLowestFramesInAnyOrderAndTakesOneBack) {
+  triage::Evidence e;
+  for (uint32_t f : {9u, 7u, 30u, 2u, 11u, 5u, 1u}) e.add(f, 0);
+  EXPECT_EQ(std::vector<uint32_t>(e.first().begin(), e.first().end()), (std::vector<uint32_t>{1, 2, 5, 7, 9}));
+  e.remove(5);
+  e.remove(40);  // counted, beyond the frames kept
+  EXPECT_EQ(e.count, 5u);
+  EXPECT_EQ(std::vector<uint32_t>(e.first().begin(), e.first().end()), (std::vector<uint32_t>{1, 2, 7, 9}));
+}
+
+// Requests 0..3 in order at point 0; at point 1, 2 is overtaken by 3 and
+// the receiver's NAK for it passes before it does.
+struct OvertakenBeforeItsNak {
+  TwoPoints t;
+  Wire w;
+  const Verdict* nak;
+  OvertakenBeforeItsNak() {
+    for (uint32_t psn = 0; psn < 4; ++psn) at(0, w.req(psn * 100, psn));
+    at(1, w.req(3 * us, 0));
+    at(1, w.req(3 * us + 100, 1));
+    at(1, w.req(3 * us + 300, 3));
+    nak = at(1, w.resp(3 * us + 500, 2, test::kSynNakSeq));
+  }
+  const Verdict* at(uint32_t point, PacketInfo p) {
+    w.point = point;
+    p.point = point;
+    t.feed(p);
+    return t.a->find(p.frame);
+  }
+};
+
+// A NAK that passes the downstream point before the late original it asked
+// for: when it passes it looks like a loss; the late original takes it back
+// (and its copy upstream), so the triage sees reordering, no lossy queue.
+TEST(Findings, NakBeforeItsLateOriginalIsTakenBack) {
+  OvertakenBeforeItsNak o;
+  TwoPoints& t = o.t;
+  Wire& w = o.w;
+  const auto at = [&](uint32_t point, const PacketInfo& p) { return o.at(point, p); };
+  EXPECT_FALSE(o.nak->reorder_nak);                                // one pass cannot know yet
+  const uint32_t nak_frame = o.nak->frame;
+  const Verdict* late = at(1, w.req(3 * us + 900, 2));             // the late original
+  EXPECT_EQ(late->seq, SeqClass::out_of_order);
+  EXPECT_EQ(late->nak_frame, nak_frame);
+  ASSERT_EQ(t.log.nak_reorders().size(), 1u);
+  EXPECT_EQ(t.log.nak_taken_back(nak_frame), late->frame);
+  EXPECT_TRUE(at(0, w.resp(6 * us, 2, test::kSynNakSeq))->reorder_nak);  // the same NAK upstream
+  const Verdict* resend = at(0, w.req(8 * us, 2));
+  EXPECT_EQ(resend->seq, SeqClass::gbn_resend);
+  EXPECT_TRUE(resend->reorder_nak);
+  const Triage tr = t.triage(late->frame + 2);
+  EXPECT_EQ(of_kind(tr, kind("lossy_queue")), nullptr);
+  EXPECT_EQ(of_kind(tr, kind("loss")), nullptr);
+  const Finding* f = of_kind(tr, kind("reorder_nak"));
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(std::find(f->frames.begin(), f->frames.end(), nak_frame) != f->frames.end());
+}
+
+// A late original more than a round trip after its hole, after its NAK: a
+// point upstream proves it is no resend when this very transmission passed
+// there once, before the NAK, and nothing passed there again.
+TEST(Findings, UpstreamCopyBeforeTheNakProvesTheLateOriginal) {
+  for (const bool resent_upstream : {false, true}) {
+    OvertakenBeforeItsNak o;
+    Wire& w = o.w;
+    const auto at = [&](uint32_t point, const PacketInfo& p) { return o.at(point, p); };
+    if (resent_upstream) {
+      at(0, w.resp(5 * us, 2, test::kSynNakSeq));
+      at(0, w.req(7 * us, 2));  // the resend, the same identity, upstream first
+    }
+    const Verdict* fill = at(1, w.req(9 * us, 2));  // 5.7 us after the hole
+    EXPECT_EQ(fill->seq, resent_upstream ? SeqClass::gbn_resend : SeqClass::out_of_order) << resent_upstream;
+  }
+}
+
+// Two NAKs in quick succession (the second for a PSN the receiver dropped
+// while it waited) both pass before the resends of the first: those answer
+// the first NAK, not a loss with no NAK.
+TEST(Findings, ResendAnswersTheNakBeforeTheLatest) {
+  TwoPoints t;
+  Wire w;
+  for (uint32_t psn = 0; psn < 6; ++psn) t.feed(w.req(psn * 100, psn));
+  const PacketInfo first = w.resp(2 * us, 2, test::kSynNakSeq);
+  t.feed(first);
+  t.feed(w.resp(2 * us + 500, 3, test::kSynNakSeq));
+  const PacketInfo r = w.req(3 * us, 2);
+  t.feed(r);
+  const Verdict* v = t.a->find(r.frame);
+  EXPECT_EQ(v->seq, SeqClass::gbn_resend);
+  EXPECT_EQ(v->nak_frame, first.frame);
+}
+
 TEST(Findings, VlanTagStrippedBetweenPoints) {
   for (const qos::Trust trust : {qos::Trust::pcp, qos::Trust::dscp}) {
     Config cfg;
