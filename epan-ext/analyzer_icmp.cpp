@@ -28,14 +28,14 @@ icmp::Verdict Analyzer::process(const icmp::TooBig& m) {
   }
   for (uint32_t f : flows) {
     v.largest = std::max(v.largest, flows_[f].largest_ip);
-    if (v.flow == kNoId) v.flow = f, v.stream = flows_[f].stream;
+    if (v.stream == kNoId) v.flow = f, v.stream = flows_[f].stream;  // the first with a connection
   }
   // An MTU every RoCE packet of the flow fits in explains no loss of it (a
   // message about other traffic of the pair, or one a router sent for a
   // tunnel's overhead it then carried); no MTU at all (a pre-RFC 1191
   // router) says no size; a flow the capture never saw has no loss here
   // to explain, nor a connection to place it on.
-  v.below = m.mtu && m.mtu < v.largest && v.flow != kNoId;
+  v.below = m.mtu && m.mtu < v.largest && v.stream != kNoId;
   const icmp::Report r{m.reporter, m.src, m.dst, m.mtu, m.has_bth, m.has_bth ? m.dest_qp : 0, m.frame};
   auto it = std::find(icmp_reports_.begin(), icmp_reports_.end(), r);
   if (it == icmp_reports_.end() && icmp_reports_.size() < kMaxIcmpReports) it = icmp_reports_.insert(it, r);

@@ -220,6 +220,37 @@ const Finding* of_kind(const Triage& t, Kind k) {
   return nullptr;
 }
 
+// A router's ICMP fragmentation-needed about a's WRITE segments, recorded
+// at a's side (10.0.0.254, MTU 1500), quoting a -> b with `qp` when given.
+icmp::TooBig frag_needed(test::Wire& w, uint64_t at, uint32_t mtu, std::optional<uint32_t> qp) {
+  icmp::TooBig m;
+  m.frame = ++w.frame, m.ts_ns = at, m.point = 0;
+  m.reporter = test::ip(254), m.src = w.a, m.dst = w.b, m.mtu = mtu, m.quoted_len = 4156;
+  m.has_bth = qp.has_value(), m.dest_qp = qp.value_or(0);
+  return m;
+}
+
+// Four 4 KB WRITE FIRSTs lost between the points, each with the router's
+// ICMP about it at point 0 when `icmp`, and the 512-byte WRITE LASTs that cross.
+void lose_big_frames(TwoPoints& t, Wire& w, bool icmp) {
+  uint32_t psn = 0;
+  for (int i = 0; i < 4; ++i, psn += 2) {
+    const uint64_t at = i * 20 * us;
+    w.point = 0;
+    PacketInfo big = w.req(at, psn, false, kWriteFirst, 4096);
+    big.frame_len = 4170, big.ip_len = 4156;
+    t.feed(big);  // never reaches point 1
+    if (icmp) t.feed(frag_needed(w, at + 500, 1500, w.qp_b));
+    PacketInfo last = w.req(at + 1 * us, psn + 1, true, kWriteLast, 512);
+    last.frame_len = 570;
+    t.feed(last);
+    w.point = 1;
+    last = w.req(at + 3 * us, psn + 1, true, kWriteLast, 512);
+    last.frame_len = 570;
+    t.feed(last);
+  }
+}
+
 // Every 4 KB segment lost between the points, every short one through: the
 // MTU finding names the hop and both sizes, and takes the losses from hop_loss.
 // The path MTU comes from the CM REQ when the connection's setup was captured.
@@ -227,7 +258,6 @@ TEST(Findings, SizeDependentLossOnAHopIsAnMtuMismatch) {
   for (const bool with_cm : {false, true}) {
     TwoPoints t;
     Wire w;
-    uint32_t psn = 0;
     if (with_cm) {
       for (const bool req : {true, false})
         for (uint32_t point : {0u, 1u}) {
@@ -239,20 +269,7 @@ TEST(Findings, SizeDependentLossOnAHopIsAnMtuMismatch) {
           t.feed(p);
         }
     }
-    for (int i = 0; i < 4; ++i, psn += 2) {
-      const uint64_t at = i * 20 * us;
-      w.point = 0;
-      PacketInfo big = w.req(at, psn, false, kWriteFirst, 4096);
-      big.frame_len = 4170;
-      t.feed(big);  // never reaches point 1
-      PacketInfo last = w.req(at + 1 * us, psn + 1, true, kWriteLast, 512);
-      last.frame_len = 570;
-      t.feed(last);
-      w.point = 1;
-      last = w.req(at + 3 * us, psn + 1, true, kWriteLast, 512);
-      last.frame_len = 570;
-      t.feed(last);
-    }
+    lose_big_frames(t, w, false);
     const Triage tr = t.triage(w.frame);
     const Finding* f = of_kind(tr, kind("mtu_mismatch"));
     ASSERT_NE(f, nullptr);
@@ -267,16 +284,6 @@ TEST(Findings, SizeDependentLossOnAHopIsAnMtuMismatch) {
     EXPECT_NE(f->fix.find("at least 4,180 bytes"), std::string::npos) << f->fix;
     EXPECT_EQ(of_kind(tr, kind("hop_loss")), nullptr);  // the size explains all of them
   }
-}
-
-// A router's ICMP fragmentation-needed about a's WRITE segments, recorded
-// at a's side (10.0.0.254, MTU 1500), quoting a -> b with `qp` when given.
-icmp::TooBig frag_needed(test::Wire& w, uint64_t at, uint32_t mtu, std::optional<uint32_t> qp) {
-  icmp::TooBig m;
-  m.frame = ++w.frame, m.ts_ns = at, m.point = 0;
-  m.reporter = test::ip(254), m.src = w.a, m.dst = w.b, m.mtu = mtu, m.quoted_len = 4156;
-  m.has_bth = qp.has_value(), m.dest_qp = qp.value_or(0);
-  return m;
 }
 
 // One capture point at the sender: the ICMP messages are the finding,
@@ -369,22 +376,7 @@ TEST(Findings, LossOfFramesNoLongerThanPassedOnesIsNoMtuMismatch) {
 TEST(Findings, IcmpJoinsTheHopFindingOfItsConnection) {
   TwoPoints t;
   Wire w;
-  uint32_t psn = 0;
-  for (int i = 0; i < 4; ++i, psn += 2) {
-    const uint64_t at = i * 20 * us;
-    w.point = 0;
-    PacketInfo big = w.req(at, psn, false, kWriteFirst, 4096);
-    big.frame_len = 4170, big.ip_len = 4156;
-    t.feed(big);
-    t.feed(frag_needed(w, at + 500, 1500, w.qp_b));
-    PacketInfo last = w.req(at + 1 * us, psn + 1, true, kWriteLast, 512);
-    last.frame_len = 570;
-    t.feed(last);
-    w.point = 1;
-    last = w.req(at + 3 * us, psn + 1, true, kWriteLast, 512);
-    last.frame_len = 570;
-    t.feed(last);
-  }
+  lose_big_frames(t, w, true);
   const Triage tr = t.triage(w.frame);
   size_t n = 0;
   for (const Finding& f : tr.findings.list) n += f.kind == kind("mtu_mismatch");
