@@ -152,10 +152,12 @@ struct Run {
                           points::name(settings.naming, point, points::is_interface(point) ? in.interface_name(point) : nullptr));
     TapRecord rec{nullptr, &analyzer, r.ts_ns, r.wire_len, nullptr, nullptr, &events};
     qos::DcbxVerdict dcbx;
+    icmp::Verdict icmp;
     switch (d.kind) {
       case decode::Kind::roce: rec = latest_record(analyzer.process(d.packet), analyzer, r.ts_ns, r.wire_len, &events); break;
       case decode::Kind::pause: rec.pause = &analyzer.process(d.pause); break;
       case decode::Kind::dcbx: dcbx = analyzer.process(number, d.dcbx), rec.dcbx = &dcbx; break;
+      case decode::Kind::icmp: icmp = analyzer.process(d.icmp), rec.icmp = &icmp; break;
       case decode::Kind::not_ours: return;
     }
     tapped.add(rec);

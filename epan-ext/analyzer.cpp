@@ -114,6 +114,7 @@ const Verdict& Analyzer::process(const PacketInfo& p) {
   if (id == kNoId) return past(LimitKind::flows);
   if (const LimitKind k = past_limit(p, id); k != LimitKind::none) return past(k);
   v.flow = v.row_flow = id;
+  flows_[id].largest_ip = std::max(flows_[id].largest_ip, p.ip_len);
 
   if (p.cm.kind != CmMessage::Kind::none) on_cm(p, v);
   if (v.role != Role::datagram && v.role != Role::other) {

@@ -22,6 +22,7 @@
 #include "epan-ext/ecn_compare.h"
 #include "epan-ext/flow_table.h"
 #include "epan-ext/hop_matcher.h"
+#include "epan-ext/icmp.h"
 #include "epan-ext/packet.h"
 #include "epan-ext/dcbx.h"
 #include "epan-ext/event_sink.h"
@@ -55,6 +56,13 @@ class Analyzer {
   // seen so far at its point, and its ETS with the first port's.
   qos::DcbxVerdict process(uint32_t frame, const qos::DcbxAnnouncement& a);
   const qos::Checker& qos() const { return qos_; }
+  // An ICMP "too big" message quoting RoCE (analyzer_icmp.cpp): matched to
+  // the flow(s) it quotes and their largest packets so far.
+  icmp::Verdict process(const icmp::TooBig& m);
+  // The distinct (router, MTU, flow) messages, by Verdict::report.
+  const icmp::Report& icmp_report(uint32_t id) const { return icmp_reports_[id]; }
+  // The flows from `src` to `dst`, any QP.
+  std::span<const uint32_t> flows_between(const Address& src, const Address& dst) const { return flows_.between(src, dst); }
   const hop::HopMatcher& hops() const { return hops_; }
   // Tells the sink what stands after the frames so far (open episodes,
   // clock estimates).
@@ -166,6 +174,7 @@ class Analyzer {
   };
   std::unordered_map<CmKey, CmRequest, CmKeyHash> cm_requests_;
   std::unordered_map<uint32_t, std::string> point_names_;
+  std::vector<icmp::Report> icmp_reports_;
 };
 
 }  // namespace roceshark

@@ -19,9 +19,9 @@
 
 namespace roceshark::checks {
 
-// A per-frame field: a flag set on the frames that show the check, or a
-// text saying what they show.
-enum class FieldType : uint8_t { flag, text };
+// A per-frame field: a flag set on the frames that show the check, a
+// text saying what they show, or a number they show.
+enum class FieldType : uint8_t { flag, text, number };
 struct Field {
   std::string_view abbrev;       // "roce.pfc.storm": users' filters name it, never change it
   std::string_view name;         // empty: the field an earlier row declares (rows may share one)
@@ -116,12 +116,19 @@ inline constexpr Check kCatalogue[] = {
     {"mtu_mismatch",
      {{{"roce.hop.too_big", "Too big for the next hop",
         "Lost after this point, and longer than any frame that crossed the hop: an MTU below this frame (known on "
-        "later passes)"}}},
-     {{{"roce.hop.too_big.expert", protocol, warn, "Lost between points: larger than the hop passes (MTU)"}}},
-     "{field} && roce.point == {point}",
+        "later passes)"},
+       {"roce.mtu.icmp_mtu", "ICMP MTU",
+        "The MTU a router reports in this ICMP fragmentation-needed / packet-too-big message about RoCE, below the "
+        "RoCE packets of the flow it quotes",
+        number}}},
+     {{{"roce.hop.too_big.expert", protocol, warn, "Lost between points: larger than the hop passes (MTU)"},
+       {"roce.mtu.icmp.expert", protocol, warn, "ICMP: a router reports an MTU below the RoCE packets"}}},
+     "({fields}) && roce.point {points} && roce.qp.stream {streams}",
      "triage.md#mtu",
-     {"error", "losses between points, all longer than any frame that crossed the hop (`roce.mtu_min_lost`)",
-      "hop", "recovery"}},
+     {"error",
+      "losses between points, all longer than any frame that crossed the hop (`roce.mtu_min_lost`); ICMP "
+      "fragmentation-needed / packet-too-big about RoCE with an MTU below its packets",
+      "hop, or the router", "recovery"}},
     {"lldp_max_frame",
      {{{"roce.lldp.max_frame_exceeded", "Below the RoCE frames",
         "The LLDP maximum frame size is below the longest RoCE frame seen on this link", text}}},

@@ -36,6 +36,8 @@ void Evidence::remove(uint32_t frame) {
 void EvidenceStats::add(const TapRecord& r) {
   if (r.pause) add_pause(*r.pause);
   if (r.verdict) add_roce(r, *r.verdict);
+  if (r.icmp && r.icmp->below && r.icmp->report != kNoId)
+    note(Clue::icmp_mtu, r.icmp->report, r.icmp->point, 0, r.icmp->frame, r.icmp->stream);
 }
 
 void EvidenceStats::add_pause(const pfc::PauseVerdict& v) {

@@ -43,6 +43,7 @@ enum class Clue : uint8_t {
   ecn_unmarked, // queued beyond another hop's ECN onset, unmarked: a = from, b = to, c = priority
   vlan,         // VLAN tag stripped, added or changed between points: a = from, b = to, c = VlanChange::key()
   cnp_missing,  // a response long after CE marks on its QP, never a CNP: a = request flow, b = point
+  icmp_mtu,     // ICMP too-big with an MTU below the quoted flow's packets: a = Analyzer::icmp_report, b = point
 };
 
 // A MAC as the key's `c`.

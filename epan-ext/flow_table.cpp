@@ -62,4 +62,14 @@ void FlowTable::pair_by_request(uint32_t id, uint32_t psn) {
   }
 }
 
+uint32_t FlowTable::find(const FlowKey& key) const {
+  auto it = by_key_.find(key);
+  return it == by_key_.end() ? kNoId : it->second;
+}
+
+std::span<const uint32_t> FlowTable::between(const Address& src, const Address& dst) const {
+  auto it = by_hosts_.find({src, dst});
+  return it == by_hosts_.end() ? std::span<const uint32_t>{} : std::span<const uint32_t>(it->second);
+}
+
 }  // namespace roceshark

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -44,6 +45,7 @@ struct Flow {
   std::optional<uint32_t> cm_start_psn;  // from the CM exchange that set the flow up
   RequestContext naks;      // NAKs about this flow's requests, from the paired flow
   uint32_t pmtu_cm_frame = 0;  // the CM REQ naks.pmtu comes from; 0 when segments showed it (or nothing)
+  uint32_t largest_ip = 0;     // its largest IP packet, any point: what an ICMP MTU is compared with
   uint64_t last_resend_ts = 0;   // its latest resent request, any point: responses to it come again
   // DCQCN's notification point: the first ECN-CE request, whether a CNP
   // ever answered this (request) flow, and whether a response already
@@ -77,6 +79,9 @@ class FlowTable {
  public:
   // kNoId when the table is full.
   uint32_t find_or_add(const FlowKey& key, uint32_t limit);
+  uint32_t find(const FlowKey& key) const;  // kNoId when not seen
+  // The flows from `src` to `dst`, any QP.
+  std::span<const uint32_t> between(const Address& src, const Address& dst) const;
   Flow& operator[](uint32_t id) { return flows_[id]; }
   const Flow& operator[](uint32_t id) const { return flows_[id]; }
   size_t size() const { return flows_.size(); }

@@ -62,6 +62,7 @@ struct PacketInfo {
 
   uint32_t payload_len = 0;  // IB payload bytes, without pad and ICRC
   uint32_t frame_len = 0;    // bytes on the wire
+  uint32_t ip_len = 0;       // the IP (or GRH) packet's length, as its header says: what an MTU limits
   uint8_t ecn = 0;           // IP ECN / GRH traffic class low bits
   uint8_t dscp = 0;          // IP DSCP / GRH traffic class high bits
   int8_t pcp = -1;           // VLAN PCP of the tag nearest the RoCE packet, -1 untagged

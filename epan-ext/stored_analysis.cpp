@@ -41,9 +41,15 @@ const qos::DcbxVerdict& StoredAnalysis::process(uint32_t frame, const qos::DcbxA
   return dcbx_.emplace_back(Analyzer::process(frame, a));
 }
 
+const icmp::Verdict& StoredAnalysis::process(const icmp::TooBig& m) {
+  if (const icmp::Verdict* v = again(icmp_, m.frame)) return *v;
+  return icmp_.emplace_back(Analyzer::process(m));
+}
+
 const Verdict* StoredAnalysis::find(uint32_t frame) const { return by_frame(verdicts_, frame); }
 const pfc::PauseVerdict* StoredAnalysis::find_pause(uint32_t frame) const { return by_frame(pauses_, frame); }
 const qos::DcbxVerdict* StoredAnalysis::find_dcbx(uint32_t frame) const { return by_frame(dcbx_, frame); }
+const icmp::Verdict* StoredAnalysis::find_icmp(uint32_t frame) const { return by_frame(icmp_, frame); }
 
 const hop::HopVerdict* StoredAnalysis::find_hop(uint32_t frame) const {
   // Frames are mostly asked for in order: try where the last lookup ended.

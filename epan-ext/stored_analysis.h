@@ -24,10 +24,12 @@ class StoredAnalysis : public Analyzer {
   const Verdict& process(const PacketInfo& p);
   const pfc::PauseVerdict& process(const pfc::PauseFrame& f);
   const qos::DcbxVerdict& process(uint32_t frame, const qos::DcbxAnnouncement& a);
+  const icmp::Verdict& process(const icmp::TooBig& m);
 
   const Verdict* find(uint32_t frame) const;
   const pfc::PauseVerdict* find_pause(uint32_t frame) const;
   const qos::DcbxVerdict* find_dcbx(uint32_t frame) const;
+  const icmp::Verdict* find_icmp(uint32_t frame) const;
   const hop::HopVerdict* find_hop(uint32_t frame) const;
   std::span<const uint64_t> rtt_samples(const Verdict& v) const {
     return std::span(rtt_samples_).subspan(v.rtt_first, v.covered);
@@ -42,6 +44,7 @@ class StoredAnalysis : public Analyzer {
   mutable size_t hop_cursor_ = 0;  // find_hop's last answer
   std::deque<pfc::PauseVerdict> pauses_;
   std::deque<qos::DcbxVerdict> dcbx_;
+  std::deque<icmp::Verdict> icmp_;
   std::vector<uint64_t> rtt_samples_;
   std::unordered_map<uint32_t, uint32_t> icrc_expected_;  // bad ICRCs only
 };

@@ -27,8 +27,11 @@ struct TapRecord {
   const EventLog* events = nullptr;
   const hop::HopVerdict* hop = nullptr;  // RoCE packets seen at an earlier point too, else null
   std::span<const uint64_t> rtt_samples{};  // of the requests a response covered (valid while the frame's taps run)
+  const icmp::Verdict* icmp = nullptr;      // ICMP too-big messages quoting RoCE, else null
 
-  uint32_t frame() const { return verdict ? verdict->frame : pause ? pause->frame : dcbx ? dcbx->frame : 0; }
+  uint32_t frame() const {
+    return verdict ? verdict->frame : pause ? pause->frame : dcbx ? dcbx->frame : icmp ? icmp->frame : 0;
+  }
 };
 
 // A RoCE packet's record, with what the analysis kept beside its verdict.

@@ -36,12 +36,14 @@ int dissect_roce(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, void*) {
   const Verdict* v = nullptr;
   const pfc::PauseVerdict* pause = nullptr;
   const qos::DcbxVerdict* dcbx = nullptr;
+  const icmp::Verdict* icmp = nullptr;
   if (PINFO_FD_VISITED(pinfo)) {
     // Everything shown comes from the first pass: later passes (GUI packet
     // list, retap, -2) read the verdicts back, never decode again.
     v = a.find(pinfo->num);
     if (!v) pause = a.find_pause(pinfo->num);
     if (!v && !pause) dcbx = a.find_dcbx(pinfo->num);
+    if (!v && !pause && !dcbx) icmp = a.find_icmp(pinfo->num);
   } else {
     const decode::Decoded d = extract(tvb, pinfo, check_icrc);
     switch (d.kind) {
@@ -54,16 +56,21 @@ int dissect_roce(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, void*) {
         name_point(pinfo, a, d.dcbx.point);
         dcbx = &a.process(pinfo->num, d.dcbx);
         break;
+      case decode::Kind::icmp:
+        name_point(pinfo, a, d.icmp.point);
+        icmp = &a.process(d.icmp);
+        break;
       case decode::Kind::roce:
         name_point(pinfo, a, d.packet.point);
         v = &a.process(d.packet);
         break;
     }
   }
-  if (!v && !pause && !dcbx) return 0;  // not ours, or the engine was reset since the first pass
+  if (!v && !pause && !dcbx && !icmp) return 0;  // not ours, or the engine was reset since the first pass
   if (v) render(tvb, pinfo, tree, *v, a);
   else if (pause) render_pause(tvb, pinfo, tree, *pause, a);
-  else render_dcbx(tvb, pinfo, tree, *dcbx, a);
+  else if (dcbx) render_dcbx(tvb, pinfo, tree, *dcbx, a);
+  else render_icmp(tvb, pinfo, tree, *icmp, a);
 
   // The tap runs after this frame's dissection: the record lives in the
   // packet pool; the verdicts themselves stay put (the engine keeps them in deques).
@@ -71,7 +78,7 @@ int dissect_roce(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, void*) {
   const EventLog* events = &session_events();
   const TapRecord rec = v ? roce_record(*v, a, ts, pinfo->fd->pkt_len, events)
                           : TapRecord{.verdict = nullptr, .analyzer = &a, .ts_ns = ts, .frame_len = pinfo->fd->pkt_len,
-                                      .pause = pause, .dcbx = dcbx, .events = events};
+                                      .pause = pause, .dcbx = dcbx, .events = events, .icmp = icmp};
   tap_queue_packet(ids.tap, pinfo, pool_copy(pinfo, rec));
   return tvb_captured_length(tvb);
 }

@@ -22,5 +22,7 @@ void render_packet_qos(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
 // Multi-point (render_hop.cpp): the same packet at an earlier point.
 void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verdict& v, const StoredAnalysis& a);
 void render_dcbx(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const qos::DcbxVerdict& v, const Analyzer& a);
+// An ICMP too-big message about RoCE (render_icmp.cpp).
+void render_icmp(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const icmp::Verdict& v, const Analyzer& a);
 
 }  // namespace roceshark::glue

@@ -61,9 +61,10 @@ void register_check_fields() {
     for (size_t i = 0; i < checks::field_count(c); ++i) {
       const checks::Field& f = c.fields[i];
       if (f.name.empty()) continue;  // another row's: check_field() finds it there
-      const bool flag = f.type == checks::FieldType::flag;
-      hf.push_back({&field_ids[r][i], {f.name.data(), f.abbrev.data(), flag ? FT_BOOLEAN : FT_STRING, BASE_NONE,
-                                       flag ? TFS(&kPresent) : nullptr, 0, f.description.data(), HFILL}});
+      const bool flag = f.type == checks::FieldType::flag, number = f.type == checks::FieldType::number;
+      hf.push_back({&field_ids[r][i], {f.name.data(), f.abbrev.data(), flag ? FT_BOOLEAN : number ? FT_UINT32 : FT_STRING,
+                                       number ? BASE_DEC : BASE_NONE, flag ? TFS(&kPresent) : nullptr, 0,
+                                       f.description.data(), HFILL}});
     }
     for (size_t i = 0; i < checks::expert_count(c); ++i) {
       const checks::Expert& e = c.experts[i];

@@ -12,7 +12,8 @@
 
 namespace roceshark::gen {
 
-// A recorded frame that a SPAN port records a second time.
+// A recorded frame that a SPAN port records a second time (or an ICMP
+// message a router sent, at one point it passes).
 // It keeps the whole frame: an ERSPAN session encapsulates the copy anew.
 struct MirrorCopy {
   FrameInfo info;
@@ -43,6 +44,7 @@ enum class EventKind : uint8_t {
   queue_exit,     // a = egress: pkt has waited out a `queue` burst at the point pkt->hop
   pfc_frame,      // a = pfc directive, b = which of its frames
   lldp_frame,     // a = lldp directive, b = which of its frames
+  icmp_frame,     // copy: an ICMP too-big message passing its point
 };
 
 struct Event {

@@ -11,12 +11,13 @@
 
 namespace roceshark::gen {
 
-enum class FrameKind : uint8_t { req, ack, nak, cnp, cm, readresp, pfc, lldp };
+enum class FrameKind : uint8_t { req, ack, nak, cnp, cm, readresp, pfc, lldp, icmp };
 
-constexpr bool is_roce(FrameKind k) { return k != FrameKind::pfc && k != FrameKind::lldp; }
+constexpr bool is_roce(FrameKind k) { return k != FrameKind::pfc && k != FrameKind::lldp && k != FrameKind::icmp; }
 
 struct PfcDirective;
 struct LldpDirective;
+struct Mtu;
 
 // Why a requester sent a packet; `none` for everything that is not a request.
 // selective: the lone resend of a selective-repeat requester after a
@@ -43,6 +44,10 @@ struct FrameInfo {
   // Link-local frames (kind pfc / lldp): the directive that sends them.
   const PfcDirective* pfc = nullptr;
   const LldpDirective* lldp = nullptr;
+  // ICMP too-big (kind icmp): the `mtu` directive whose router sends it, the
+  // router's name; the other fields are the dropped packet's.
+  const Mtu* mtu = nullptr;
+  std::string_view router;
 };
 
 struct Frame {

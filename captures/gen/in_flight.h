@@ -3,6 +3,7 @@
 // it means, and what will happen to it.
 #pragma once
 #include <memory>
+#include <optional>
 
 #include "captures/gen/atomic.h"
 #include "captures/gen/faults.h"
@@ -29,6 +30,7 @@ struct InFlight {
   uint64_t pause_id = 0;
   uint64_t id = 0;  // the transmission, set when a host sends it
   Ns queued = 0;    // waited in a `queue` burst at the current point
+  std::optional<size_t> mtu_drop;  // the `mtu` that loses it on fates.drop_segment
 };
 
 using PacketPtr = std::shared_ptr<InFlight>;

@@ -23,6 +23,7 @@ std::string_view kind_name(FrameKind k) {
     case FrameKind::readresp: return "readresp";
     case FrameKind::pfc: return "pfc";
     case FrameKind::lldp: return "lldp";
+    case FrameKind::icmp: return "icmp";
   }
   return "?";
 }
@@ -173,6 +174,7 @@ Judgement Observer::judge(const Frame& f, uint64_t number) {
   if (f.mirror) return {"duplicate", std::nullopt};  // a copy tells nothing new and changes nothing
   if (in.kind == FrameKind::pfc) return {std::string(pfc_verdict(in.pfc->enable, in.pfc->quanta)), std::nullopt};
   if (in.kind == FrameKind::lldp) return {"lldp", std::nullopt};
+  if (in.kind == FrameKind::icmp) return {"icmp-too-big", std::nullopt};
   Stream& s = streams_[Key{f.point, in.qp, in.req_side}];
   switch (in.kind) {
     case FrameKind::req: {
@@ -237,7 +239,8 @@ Judgement Observer::judge(const Frame& f, uint64_t number) {
       if (in.cm_attr == cm::kAttrRep) return {"cm-rep", std::nullopt};
       return {"cm-rtu", std::nullopt};
     case FrameKind::pfc:
-    case FrameKind::lldp: break;  // judged above
+    case FrameKind::lldp:
+    case FrameKind::icmp: break;  // judged above
   }
   return {"?", std::nullopt};
 }

@@ -89,6 +89,7 @@ std::string Output::note(const Frame& f) const {
   };
   if (f.info->pfc) pfc_note(*f.info->pfc, n);
   if (f.info->lldp) lldp_note(*f.info->lldp, n);
+  if (f.info->mtu) add("mtu=" + std::to_string(f.info->mtu->bytes));
   if (f.info->message != kNoMessage && !sc_.messages[f.info->message].id.empty())
     add("msg=" + sc_.messages[f.info->message].id);
   if (f.ce) add("ce");
@@ -137,6 +138,12 @@ void Output::write(const Frame& f) {
     r.packet_id = f.packet_id;
     r.lost_after = f.lost_after;
     r.queue_ns = f.queued;
+  } else if (in.kind == FrameKind::icmp) {
+    r.src = in.router;  // back to the dropped packet's sender; the row names that packet
+    r.dst = sc_.hosts[in.src_host].name;
+    r.qpn = in.dest_qpn;
+    r.psn = in.psn;
+    r.opcode = in.opcode;
   } else {
     r.src = in.pfc ? in.pfc->from.name : in.lldp->from.name;
     r.dst = "-";  // to the link partner

@@ -254,12 +254,17 @@ struct Rewrite {
   int line = 0;
 };
 
-// `mtu`: the port before a point forwards IP packets of at most `bytes`;
-// a longer RoCE packet is lost there, so the point never sees it.
+// `mtu`: the port before a point (or a switch's egress) forwards IP
+// packets of at most `bytes`; a longer RoCE packet is lost there, so the
+// point never sees it. With `icmp=` / `icmp6=` that router tells the sender
+// so (ICMP fragmentation needed / packet too big), from that address.
 struct Mtu {
   size_t point = 0;
+  std::optional<size_t> sw;  // a switch instead of a point
   uint32_t bytes = 0;
   std::optional<std::array<size_t, 2>> dir;  // only host [0] -> host [1]
+  std::optional<Ipv4> icmp4;
+  std::optional<Ipv6> icmp6;
   int line = 0;
 };
 

@@ -759,10 +759,19 @@ class Parser {
   }
 
   void mtu() {
-    want_words(3, 3, "mtu <point> <bytes> [dir=<host>-><host>]");
+    want_words(3, 3, "mtu <point>|<switch> <bytes> [dir=<host>-><host>] [icmp=IPV4] [icmp6=IPV6]");
     Mtu m;
     m.line = line_;
-    m.point = tap_point(words_[1]);
+    if (auto w = find_switch(words_[1])) m.sw = *w;
+    else m.point = tap_point(words_[1]);
+    if (auto v = opt("icmp")) {
+      m.icmp4 = parse_ipv4(*v);
+      if (!m.icmp4) fail("bad IPv4 address '" + std::string(*v) + "'");
+    }
+    if (auto v = opt("icmp6")) {
+      m.icmp6 = parse_ipv6(*v);
+      if (!m.icmp6) fail("bad IPv6 address '" + std::string(*v) + "'");
+    }
     m.bytes = static_cast<uint32_t>(number("mtu", words_[2], 65535));
     if (m.bytes < 68) fail("mtu below the IPv4 minimum of 68");
     if (auto d = opt("dir")) m.dir = direction(*d);

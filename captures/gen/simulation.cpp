@@ -9,6 +9,7 @@
 #include "captures/gen/byte_writer.h"
 #include "captures/gen/cm_mad.h"
 #include "captures/gen/erspan_frame.h"
+#include "captures/gen/icmp_frame.h"
 #include "captures/gen/lldp_frame.h"
 #include "captures/gen/opcodes.h"
 #include "captures/gen/pfc_frame.h"
@@ -184,6 +185,13 @@ void Simulation::handle(Event& e) {
     case EventKind::host_tx: host_tx(e.a, e.t); break;
     case EventKind::host_kick: kick(e.a); break;
     case EventKind::arrive: arrive(e.pkt); break;
+    case EventKind::icmp_frame: {
+      Frame f;
+      f.point = e.copy->point;
+      f.info = &e.copy->info;
+      emit(f, e.copy->bytes);
+      break;
+    }
     case EventKind::mirror_copy: {
       const MirrorCopy& c = *e.copy;
       Frame f;
@@ -337,22 +345,87 @@ void Simulation::transmit(size_t host, PacketPtr p) {
   depart(p, done, 0);
 }
 
-// `mtu`: lost on the segment into the point, the first such on its way.
+// `mtu`: lost on the segment into the point (or the one the switch is
+// on), the first such on its way.
 void Simulation::drop_over_mtu(InFlight& p) {
   const uint32_t ip_len = p.frame.at.l3_end - p.frame.at.l3;
+  const Route& r = p.route;
   for (size_t i = 0; i < sc_.mtus.size(); ++i) {
     const Mtu& m = sc_.mtus[i];
     if (ip_len <= m.bytes || (m.dir && ((*m.dir)[0] != p.info.src_host || (*m.dir)[1] != p.info.dst_host))) continue;
-    for (size_t hop = 0; hop < p.route.points(); ++hop)
-      if (p.route.point(hop) == m.point) {
-        p.fates.drop_segment = std::min(p.fates.drop_segment.value_or(SIZE_MAX), hop);
-        mtu_used_[i] = true;
-      }
+    for (size_t hop = 0; hop <= r.points(); ++hop) {
+      const auto& sws = r.path->switches[r.forward ? hop : r.points() - hop];
+      const bool here = m.sw ? std::find(sws.begin(), sws.end(), *m.sw) != sws.end()
+                             : hop < r.points() && r.point(hop) == m.point;
+      if (!here) continue;
+      mtu_used_[i] = true;
+      if (hop < p.fates.drop_segment.value_or(SIZE_MAX)) p.fates.drop_segment = hop, p.mtu_drop = i;
+    }
+  }
+}
+
+void Simulation::send_icmp(const InFlight& p, Ns t, size_t segment) {
+  const Mtu& m = sc_.mtus[*p.mtu_drop];
+  const bool v6 = p.transport == Transport::v2_ipv6;
+  if (p.transport == Transport::v1 || !(v6 ? m.icmp6.has_value() : m.icmp4.has_value())) return;  // RoCEv1 is bridged
+  const Route& r = p.route;
+  std::vector<size_t> sws = r.path->switches[r.forward ? segment : r.points() - segment];
+  if (!r.forward) std::reverse(sws.begin(), sws.end());  // in travel order
+  // The router: the named switch, or the one whose port feeds the point.
+  if (sws.empty())
+    throw SimulationError(sc_.file + ": mtu on line " + std::to_string(m.line) +
+                          ": icmp needs a switch before the point to send it");
+  const size_t pos = m.sw ? static_cast<size_t>(std::find(sws.begin(), sws.end(), *m.sw) - sws.begin()) : sws.size() - 1;
+  const Switch& router = sc_.switches[sws[pos]];
+  // The quote: the packet as the router received it.
+  std::vector<uint8_t> got = p.frame.bytes;
+  if (!sc_.bridged)
+    for (size_t k = 0; k < pos; ++k) decrement_ttl(got, p.frame.at, p.transport);
+  const Host& sender = sc_.hosts[p.info.src_host];
+  IcmpFields f;
+  f.v6 = v6;
+  if (v6) f.router6 = *m.icmp6, f.to6 = *sender.ip6;
+  else f.router4 = *m.icmp4, f.to4 = sender.ip4;
+  f.mtu = m.bytes;
+  f.packet = std::span<const uint8_t>(got).subspan(p.frame.at.l3, p.frame.at.l3_end - p.frame.at.l3);
+  FrameInfo info = p.info;
+  info.kind = FrameKind::icmp;
+  info.cause = Cause::none;
+  info.message = kNoMessage;
+  info.mtu = &m;
+  info.router = router.name;
+  // The router answers at once; the way back takes as long as the packet's
+  // segment and those before it (as if the router sat at the segment's far end).
+  Ns at = t + 2 * r.latency(segment);
+  size_t crossed = pos;  // routed hops behind the router on the way back
+  for (size_t hop = segment; hop-- > 0;) {
+    const size_t point = r.point(hop);
+    const auto ends = link_macs(r, hop);  // {src, dst} as the packet went
+    f.src = sc_.bridged ? router.mac : ends[1];
+    f.dst = sc_.bridged ? sender.mac : ends[0];
+    f.ttl = static_cast<uint8_t>(sc_.bridged ? 64 : 64 - crossed);
+    const Point& pt = sc_.points[point];
+    if (!pt.only_dir || (*pt.only_dir)[1] == p.info.src_host) {
+      auto c = std::make_shared<MirrorCopy>();
+      c->info = info;
+      c->bytes = build_icmp_too_big(f);
+      c->point = point;
+      Event e;
+      e.t = at;
+      e.kind = EventKind::icmp_frame;
+      e.copy = std::move(c);
+      events_.push(std::move(e));
+    }
+    at += r.latency(hop);
+    crossed += r.switches(hop);
   }
 }
 
 void Simulation::depart(const PacketPtr& p, Ns t, size_t segment) {
-  if (p->fates.drop_segment == segment) return;  // lost on this segment
+  if (p->fates.drop_segment == segment) {  // lost on this segment
+    if (p->mtu_drop) send_icmp(*p, t, segment);
+    return;
+  }
   Ns arrival = t + p->route.latency(segment) + static_cast<Ns>(jitter_.upto(static_cast<uint64_t>(sc_.timing.jitter)));
   // Links do not reorder: jitter may delay a packet, never pass the one ahead.
   const size_t path = static_cast<size_t>(p->route.path - sc_.paths.data());
@@ -757,6 +830,7 @@ void Simulation::deliver(const PacketPtr& p) {
     case FrameKind::cnp: break;  // the reaction point's rate control is not modelled
     case FrameKind::pfc:
     case FrameKind::lldp: break;  // link-local: recorded at their point, never forwarded
+    case FrameKind::icmp: break;  // recorded where it passes, never routed itself
   }
   check_done(p->info.qp);
 }

@@ -125,6 +125,9 @@ class Simulation {
   uint32_t egress_index(size_t point, NodeRef towards);
   void apply_rewrites(size_t point, InFlight& p);
   void drop_over_mtu(InFlight& p);
+  // `mtu ... icmp=`: the router that drops `p` on `segment` (it left the
+  // node before at `t`) sends an ICMP too-big back past the points before it.
+  void send_icmp(const InFlight& p, Ns t, size_t segment);
   Ns queue_wait(size_t point, uint32_t egress, const InFlight& p);
   void red_mark(size_t point, InFlight& p) const;
   void enter_egress(uint32_t egress, const PacketPtr& p);

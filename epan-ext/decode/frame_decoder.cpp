@@ -17,7 +17,8 @@ constexpr size_t kMacs = 12, kTag = 4, kIpv4Min = 20, kIpv6 = 40, kUdp = 8, kGre
                  kIcrc = 4;
 constexpr uint16_t kEtherIpv4 = 0x0800, kEtherIpv6 = 0x86DD, kEtherRocev1 = 0x8915, kEtherMacControl = 0x8808,
                    kEtherLldp = 0x88CC, kEtherTeb = 0x6558, kEtherErspan2 = 0x88BE, kEtherErspan3 = 0x22EB;
-constexpr uint8_t kProtoUdp = 17, kProtoGre = 47, kGrhNextBth = 0x1B;
+constexpr uint8_t kProtoUdp = 17, kProtoGre = 47, kGrhNextBth = 0x1B, kProtoIcmp = 1, kProtoIcmpv6 = 58;
+constexpr size_t kIcmp = 8;
 constexpr uint16_t kPortRocev2 = 4791, kPortVxlan = 4789;
 constexpr uint16_t kPause = 0x0001;
 constexpr int kMaxTunnels = 4;  // nested mirrors; deeper is not a real capture
@@ -97,6 +98,7 @@ class Walker {
     const L3 l3{at, total, L3Kind::ipv4};
     if (h[9] == kProtoUdp) return udp(at + ihl, at + total, l3, tunnels);
     if (h[9] == kProtoGre) return gre(at + ihl, at + total, tunnels);
+    if (h[9] == kProtoIcmp) return icmp(at + ihl, at + total, l3);
     fail(Reason::not_roce, "IP protocol");
   }
 
@@ -111,6 +113,7 @@ class Walker {
     const L3 l3{at, len, L3Kind::ipv6};
     if (h[6] == kProtoUdp) return udp(at + kIpv6, at + len, l3, tunnels);
     if (h[6] == kProtoGre) return gre(at + kIpv6, at + len, tunnels);
+    if (h[6] == kProtoIcmpv6) return icmp(at + kIpv6, at + len, l3);
     fail(Reason::not_roce, "IPv6 next header");
   }
 
@@ -179,6 +182,7 @@ class Walker {
     p.dst_mac = dst_, p.src_mac = src_, p.pcp = pcp_, p.vlan_id = vid_;
     stamp(p);
     p.frame_len = in_.wire_len;
+    p.ip_len = l3.len;
     if (in_.check_icrc) check_icrc(l3, p);
     out_.kind = Kind::roce;
   }
@@ -258,6 +262,53 @@ class Walker {
     for (uint8_t c = 0; c < f.captured; ++c) f.quanta[c] = be16(&frame_[at + 4 + 2 * c]);
   }
 
+  // ICMPv4 type 3 code 4: type | code | checksum | unused:16 | next-hop MTU:16 | quoted IPv4 header + 8 bytes or more
+  // ICMPv6 type 2 code 0: type | code | checksum | MTU:32 | quoted IPv6 packet, as much as fits in 1280 bytes
+  // The quote's own lengths are the original packet's: it may stop anywhere.
+  void icmp(size_t at, size_t end, const L3& l3) {
+    const bool v6 = l3.kind == L3Kind::ipv6;
+    if (end - at < kIcmp) return (void)fail(Reason::malformed, "ICMP length");
+    if (!have(at, kIcmp)) return (void)fail(Reason::truncated, "ICMP header");
+    const uint8_t* h = &frame_[at];
+    if (v6 ? h[0] != 2 || h[1] != 0 : h[0] != 3 || h[1] != 4) return (void)fail(Reason::not_roce, "ICMP type");
+    icmp::TooBig& m = out_.icmp;
+    m.v6 = v6;
+    m.mtu = v6 ? be32(h + 4) : be16(h + 6);
+    const uint8_t* ip = &frame_[l3.at];
+    m.reporter = v6 ? Address::from({ip + 8, 16}) : Address::from({ip + 12, 4});
+    const size_t q = at + kIcmp, qend = std::min(end, frame_.size());
+    size_t udp_at = 0;
+    if (v6) {
+      if (qend - std::min(q, qend) < kIpv6) return (void)fail(Reason::truncated, "ICMP quoted IPv6 header");
+      const uint8_t* o = &frame_[q];
+      if (o[0] >> 4 != 6) return (void)fail(Reason::malformed, "ICMP quoted IP version");
+      if (o[6] != kProtoUdp) return (void)fail(Reason::not_roce, "ICMP quote not UDP");
+      m.src = Address::from({o + 8, 16}), m.dst = Address::from({o + 24, 16});
+      m.quoted_len = kIpv6 + be16(o + 4);
+      udp_at = q + kIpv6;
+    } else {
+      if (qend - std::min(q, qend) < kIpv4Min) return (void)fail(Reason::truncated, "ICMP quoted IPv4 header");
+      const uint8_t* o = &frame_[q];
+      const size_t ihl = size_t{o[0] & 0x0Fu} * 4;
+      if (o[0] >> 4 != 4 || ihl < kIpv4Min) return (void)fail(Reason::malformed, "ICMP quoted IP version or header length");
+      if (o[9] != kProtoUdp || (be16(o + 6) & 0x1FFF)) return (void)fail(Reason::not_roce, "ICMP quote not UDP");
+      m.src = Address::from({o + 12, 4}), m.dst = Address::from({o + 16, 4});
+      m.quoted_len = be16(o + 2);
+      udp_at = q + ihl;
+    }
+    // RFC 792 quotes 8 bytes past the IP header: the UDP ports at least.
+    if (udp_at > qend || qend - udp_at < 4) return (void)fail(Reason::truncated, "ICMP quoted UDP header");
+    if (be16(&frame_[udp_at + 2]) != kPortRocev2) return (void)fail(Reason::not_roce, "ICMP quote not RoCE");
+    const size_t bth = udp_at + kUdp;
+    if (bth <= qend && qend - bth >= kBthLen) {
+      m.has_bth = true;
+      m.dest_qp = be24(&frame_[bth + 5]);
+      m.psn = be24(&frame_[bth + 9]);
+    }
+    stamp(m);
+    out_.kind = Kind::icmp;
+  }
+
   void lldp(size_t at) {
     auto a = qos::parse_lldp_dcbx(frame_.subspan(std::min(at, frame_.size())));
     if (!a) return (void)fail(Reason::not_roce, "LLDP without DCBX");
@@ -299,6 +350,7 @@ void Decoded::set_point(uint32_t point) {
   packet.point = point;
   pause.point = point;
   dcbx.point = point;
+  icmp.point = point;
 }
 
 Decoded decode_frame(const FrameIn& in) { return Walker(in).run(); }

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The frame decoder: one captured frame's bytes in, what the engine takes
 // out: a RoCE packet, a PFC/PAUSE frame, an LLDP frame with DCBX, or "not
-// ours" and why. Any front end feeds it (the Wireshark postdissector, a
+// ours" and why; also an ICMP "too big" message quoting RoCE. Any front end feeds it (the Wireshark postdissector, a
 // libwiretap reader); it knows no Wireshark types.
 //
 //   Ethernet | 802.1Q/802.1ad tags ...
 //     | 0x0800 IPv4 / 0x86DD IPv6
+//         | ICMP 3/4, ICMPv6 2: the quoted IP | UDP 4791 | BTH (as far as quoted)
 //         | UDP dst 4791: BTH [XRCETH] [AETH | RETH | AtomicETH | DETH + CM MAD] ... ICRC
 //         | UDP dst 4789: VXLAN | Ethernet ...
 //         | GRE: ERSPAN I/II (0x88BE) / III (0x22EB) / 0x6558 | Ethernet ...
@@ -19,6 +20,7 @@
 #include <string>
 
 #include "epan-ext/dcbx.h"
+#include "epan-ext/icmp.h"
 #include "epan-ext/packet.h"
 #include "epan-ext/pfc_frame.h"
 
@@ -36,13 +38,13 @@ struct FrameIn {
   bool check_icrc = true;          // the roce.icrc preference
 };
 
-enum class Kind : uint8_t { roce, pause, dcbx, not_ours };
+enum class Kind : uint8_t { roce, pause, dcbx, icmp, not_ours };
 
 // Why a frame is not ours, or why a RoCE packet is truncated.
 enum class Reason : uint8_t {
   none,
   link_type,  // not Ethernet
-  not_roce,   // Ethernet, but not RoCE, PFC/PAUSE or LLDP with DCBX
+  not_roce,   // Ethernet, but not RoCE, PFC/PAUSE, LLDP with DCBX or ICMP too-big about RoCE
   truncated,  // the capture's snaplen cut it at `where`
   malformed,  // a length field disagrees with the frame
 };
@@ -54,6 +56,7 @@ struct Decoded {
   PacketInfo packet;       // kind roce; packet.truncated when the BTH was seen but cut
   pfc::PauseFrame pause;   // kind pause
   qos::DcbxAnnouncement dcbx;  // kind dcbx
+  icmp::TooBig icmp;           // kind icmp
   // For front ends that key capture points by them (roce.point_key):
   std::optional<uint16_t> erspan_session;  // of the outermost ERSPAN II/III header
   std::optional<uint16_t> outer_vlan;      // VLAN id of the frame's first 802.1Q/802.1ad tag

@@ -76,6 +76,7 @@ FIELDS = [
     'infiniband.grh.tclass', 'infiniband.grh.nxthdr', 'infiniband.grh.hoplmt', 'infiniband.grh.paylen',
     'infiniband.bth.opcode', 'infiniband.bth.destqp', 'infiniband.bth.psn', 'infiniband.bth.a',
     'infiniband.bth.p_key', 'infiniband.bth.padcnt',
+    'icmp.mtu', 'icmpv6.mtu',
     'infiniband.aeth.syndrome', 'infiniband.aeth.msn', 'infiniband.reth.dmalen', 'infiniband.deth.srcqp',
     'infiniband.atomiceth.swapdt', 'infiniband.atomiceth.cmpdt', 'infiniband.atomicacketh.origremdt',
     'infiniband.mad.mgmtclass', 'infiniband.mad.attributeid',
@@ -175,6 +176,8 @@ class Checker:
             last_ts = ts
             if r['kind'] in ('pfc', 'lldp'):
                 self.link_local_frame(t, r, ts)
+            elif r['kind'] == 'icmp':
+                self.icmp_frame(t, r, ts)
             else:
                 self.frame(t, r, ts)
         self.coverage()
@@ -478,6 +481,64 @@ class Checker:
             self.pfc_frame(n, t, r, d, note)
         else:
             self.lldp_frame(n, t, r, d, note)
+
+    # -- ICMP too-big from a router whose MTU dropped a RoCE packet ------------
+
+    def icmp_frame(self, t, r, ts):
+        """Its bytes: IPv4 ICMP 3/4 or ICMPv6 2/0 with the `mtu` directive's MTU and
+        a valid checksum, from the router to the sender, quoting the packet the
+        truth row names (UDP 4791, its QPN and PSN), which this point saw lost."""
+        n, note = r['frame'], dict(x.split('=', 1) for x in r['note'].split(';') if '=' in x)
+        self.expect(n, 'frame number', t['frame.number'], n)
+        self.interface(n, t, r, ts)
+        self.expect(n, 'truth verdict', r['verdict'], 'icmp-too-big')
+        if r.get('span_id', '-') != '-':
+            return  # an ERSPAN copy: its raw bytes are the collector's
+        raw = self.raw[int(n) - 1]
+        sender = r['dir'].split('->')[1]
+        etype = struct.unpack_from('!H', raw, 12)[0]
+        if etype == 0x0800:
+            ihl = (raw[14] & 0x0F) * 4
+            total = struct.unpack_from('!H', raw, 16)[0]
+            icmp = raw[14 + ihl:14 + total]
+            self.expect(n, 'IP protocol', raw[14 + 9], 1)
+            self.expect(n, 'ICMP type/code', (icmp[0], icmp[1]), (3, 4))
+            self.expect(n, 'next-hop MTU', struct.unpack_from('!H', icmp, 6)[0], int(note['mtu']))
+            self.expect(n, 'ICMP checksum', ones(icmp), 0xFFFF)
+            self.expect(n, 'ICMP within 576 bytes', total <= 576, True)
+            self.expect(n, 'tshark icmp.mtu', num(t['icmp.mtu']), int(note['mtu']))
+            quote = icmp[8:]
+            self.expect(n, 'quoted IP destination UDP port', struct.unpack_from('!H', quote, (quote[0] & 0x0F) * 4 + 2)[0], 4791)
+            bth = quote[(quote[0] & 0x0F) * 4 + 8:]
+        elif etype == 0x86DD:
+            plen = struct.unpack_from('!H', raw, 18)[0]
+            icmp = raw[54:54 + plen]
+            self.expect(n, 'IPv6 next header', raw[20], 58)
+            self.expect(n, 'ICMPv6 type/code', (icmp[0], icmp[1]), (2, 0))
+            self.expect(n, 'MTU', struct.unpack_from('!I', icmp, 4)[0], int(note['mtu']))
+            pseudo = raw[22:54] + struct.pack('!I', plen) + b'\0\0\0\x3a'
+            self.expect(n, 'ICMPv6 checksum', ones(pseudo + icmp), 0xFFFF)
+            self.expect(n, 'ICMPv6 within 1280 bytes', 40 + plen <= 1280, True)
+            self.expect(n, 'tshark icmpv6.mtu', num(t['icmpv6.mtu']), int(note['mtu']))
+            quote = icmp[8:]
+            self.expect(n, 'quoted next header', quote[6], 17)
+            self.expect(n, 'quoted UDP destination port', struct.unpack_from('!H', quote, 42)[0], 4791)
+            bth = quote[48:]
+        else:
+            return self.err(n, 'ICMP frame with ethertype 0x%04x' % etype)
+        self.expect(n, 'quoted BTH (opcode, QPN, PSN)',
+                    (bth[0], int.from_bytes(bth[5:8], 'big'), int.from_bytes(bth[9:12], 'big')),
+                    (int(r['opcode'], 16), int(r['qpn'], 16), int(r['psn'])))
+        lost = [x for x in self.truth[:int(n) - 1] if x['point'] == r['point'] and x['kind'] == 'req' and
+                x['qpn'] == r['qpn'] and x['psn'] == r['psn'] and 'lost-before' in x['note']]
+        if not lost:
+            self.err(n, 'ICMP quotes PSN %s, which %s never saw lost' % (r['psn'], r['point']))
+        if not lost:
+            return
+        self.expect(n, 'truth dir (to the sender)', sender, lost[-1]['dir'].split('->')[0])
+        if not self.sc.bridged:  # routed: back over the link the lost packet crossed here, the other way
+            was = self.raw[int(lost[-1]['frame']) - 1]
+            self.expect(n, 'MACs', (raw[0:6], raw[6:12]), (was[6:12], was[0:6]))
 
     def pfc_frame(self, n, t, r, d, note):
         self.pfc_rows.append((r, d))
@@ -817,7 +878,7 @@ class Checker:
         sc = self.sc
         by_id = {}
         for r in self.truth:
-            if r['kind'] in ('pfc', 'lldp'):
+            if r['kind'] in ('pfc', 'lldp', 'icmp'):
                 continue
             if not r['packet_id'].isdigit() or r['packet_id'] == '0':
                 self.err(r['frame'], 'packet_id %r' % r['packet_id'])
@@ -925,6 +986,15 @@ class Checker:
             if waited:
                 for k in keys:
                     last[k] = left
+
+
+def ones(data):
+    """The 16-bit ones' complement sum: 0xFFFF over a packet with a right checksum."""
+    data = bytes(data) + b'\0' * (len(data) % 2)
+    s = sum(struct.unpack('!%dH' % (len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return s
 
 
 def expert_check(pcap, tshark, errors, truth):

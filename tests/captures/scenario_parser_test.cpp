@@ -258,6 +258,23 @@ TEST(ScenarioParser, LldpFrames) {
   EXPECT_FALSE(s.lldps[2].pfc_enable);  // no PFC TLV at all
 }
 
+// `mtu` on a point (the port before it) or on a switch (its egress), with
+// the addresses its ICMP too-big messages come from.
+TEST(ScenarioParser, MtuWithIcmp) {
+  Scenario s = parse_scenario(
+      "host a 10.0.0.1 02:00:00:00:00:0a\nhost b 10.0.0.2 02:00:00:00:00:0b\n"
+      "switch leaf 02:00:00:01:00:01\npath a 1us p1 1us leaf 1us b\n"
+      "mtu leaf 1500 dir=a->b icmp=10.0.0.254 icmp6=fd00::fe\nmtu p1 9000\n");
+  ASSERT_EQ(s.mtus.size(), 2u);
+  EXPECT_EQ(s.mtus[0].sw, std::optional<size_t>(0));
+  EXPECT_EQ(s.mtus[0].bytes, 1500u);
+  EXPECT_EQ(s.mtus[0].icmp4, parse_ipv4("10.0.0.254"));
+  EXPECT_EQ(s.mtus[0].icmp6, parse_ipv6("fd00::fe"));
+  EXPECT_FALSE(s.mtus[1].sw);
+  EXPECT_EQ(s.mtus[1].point, 0u);
+  EXPECT_FALSE(s.mtus[1].icmp4);
+}
+
 TEST(ScenarioParser, DefaultStartPsnsComeFromTheSeed) {
   const std::string t = "host a 10.0.0.1 02:00:00:00:00:0a\nhost b 10.0.0.2 02:00:00:00:00:0b\n"
                         "path a 1us p 1us b\nqp q a:2 b:3\n";
@@ -338,6 +355,9 @@ TEST(ScenarioParser, RejectsBadInput) {
       {kBase + "qp r a:5 b:6\nmarking r a pcp=3 at=1us\n", "tagged qp"},
       {kBase + "qp v a:5 b:6 ver=v1\nmarking v a ecn=2 at=1us\n", "RoCEv1 has no ECN"},
       {kBase + "rewrite p1 dir=a->b\n", "changes nothing"},
+      {kBase + "mtu p2 1500 icmp=10.0.0\n", "bad IPv4 address"},
+      {kBase + "mtu p2 1500 icmp6=fd00::g\n", "bad IPv6 address"},
+      {kBase + "mtu nowhere 1500\n", "unknown point"},
       {kBase + "rewrite p1 dscp=26:64\n", "above 63"},
       {kBase + "rewrite p1 pcp=x:1\n", "not a number"},
       {kBase + "rewrite p1 dscp=0 dir=a-b\n", "dir must be"},

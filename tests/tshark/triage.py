@@ -31,6 +31,8 @@ EXPECT = {
     "mp_mtu": ("mtu_mismatch", set()),
     "mp_mtu_reorder": ("mtu_mismatch", {"reordering"}),
     "lldp_mtu": ("mtu_mismatch", {"lldp_max_frame"}),
+    "mtu_icmp": ("mtu_mismatch", set()),
+    "mp_mtu_icmp": ("mtu_mismatch", set()),
     "mp_vlan_strip": ("vlan_changed", set()),
     "mp_vlan_change": ("vlan_changed", set()),
     "vlan_split": ("inconsistent_marking", set()),

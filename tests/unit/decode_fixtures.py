@@ -11,7 +11,7 @@ import os
 import struct
 import sys
 
-from scapy.all import Dot1AD, Dot1Q, Ether, GRE, IP, IPv6, Raw, UDP
+from scapy.all import ICMP, Dot1AD, Dot1Q, Ether, GRE, ICMPv6EchoRequest, ICMPv6PacketTooBig, IP, IPv6, Raw, UDP
 from scapy.contrib.erspan import ERSPAN_II, ERSPAN_III
 from scapy.contrib.mac_control import MACControlClassBasedFlowControl, MACControlPause
 from scapy.contrib.roce import AETH, BTH, GRH
@@ -40,6 +40,21 @@ def cm_req():
     data[44:47] = (0x000ABC).to_bytes(3, "big")
     deth = struct.pack(">II", 0x80010000, 1)
     return v4() / UDP(sport=49153, dport=4791) / BTH(opcode=0x64, dqpn=1, psn=0) / Raw(deth + mad + bytes(data))
+
+
+def write_first(ip, size):
+    """A WRITE FIRST of `size` payload bytes, as a router too small for it received it."""
+    return bytes(ip / UDP(sport=49152, dport=4791) / BTH(opcode=0x06, dqpn=0x000162, psn=0x00ABCD) /
+                 Raw(reth(0x1000, 0x42, 8192) + bytes(size)))
+
+
+V4_BIG = write_first(v4(flags="DF"), 4096)
+V6_BIG = write_first(IPv6(src="fd00::1", dst="fd00::2", tc=26 << 2 | 2, hlim=63), 4096)
+R = "02:53:57:00:00:01"  # the router's MAC
+
+
+def frag_needed(quote, mtu=1500):
+    return Ether(src=R, dst=A) / IP(src="10.0.0.254", dst="10.0.0.1", ttl=255) / ICMP(type=3, code=4, nexthopmtu=mtu) / Raw(quote)
 
 
 LLDP_DCBX = bytes.fromhex(
@@ -74,6 +89,15 @@ FIXTURES = {
     "kPause": Ether(src=B, dst="01:80:c2:00:00:01") / MACControlPause(pause_time=0x100),
     "kLldp": Ether(src=B, dst="01:80:c2:00:00:0e", type=0x88CC) / Raw(LLDP_DCBX),
     "kDns": Ether(src=A, dst=B) / v4() / UDP(sport=49152, dport=53) / Raw(bytes(24)),
+    # RFC 1812 routers quote as much as fits in 576 bytes: here through the RETH.
+    "kIcmpFragNeeded": frag_needed(V4_BIG[:20 + 8 + 12 + 16]),
+    # RFC 792's minimum: the IP header and 8 bytes, the UDP header; no BTH.
+    "kIcmpShortQuote": frag_needed(V4_BIG[:20 + 8], mtu=4000),
+    "kIcmpNotRoce": frag_needed(bytes(v4() / UDP(sport=49152, dport=53) / Raw(bytes(2000)))[:28]),
+    # RFC 4443: as much of the packet as fits in 1280 bytes.
+    "kIcmpv6TooBig": Ether(src=R, dst=A) / IPv6(src="fd00::fe", dst="fd00::1", hlim=255) /
+                     ICMPv6PacketTooBig(mtu=1500) / Raw(V6_BIG[:1280 - 48]),
+    "kIcmpv6Echo": Ether(src=R, dst=A) / IPv6(src="fd00::fe", dst="fd00::1") / ICMPv6EchoRequest(),
 }
 
 

@@ -14,7 +14,8 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 using test::kAckIpv6, test::kCmpSwap, test::kCmReq, test::kDns, test::kErspan2, test::kErspan3, test::kLldp,
-    test::kPause, test::kPfc, test::kQinQ, test::kRocev1, test::kWriteOnlyVlan;
+    test::kPause, test::kPfc, test::kQinQ, test::kRocev1, test::kWriteOnlyVlan, test::kIcmpFragNeeded,
+    test::kIcmpShortQuote, test::kIcmpNotRoce, test::kIcmpv6TooBig, test::kIcmpv6Echo;
 
 Bytes hex(std::string_view s) {
   Bytes b;
@@ -296,6 +297,89 @@ TEST(Decode, UdpToAnotherPortIsNotOurs) {
   EXPECT_EQ(d.kind, Kind::not_ours);
   EXPECT_EQ(d.reason, Reason::not_roce);
   EXPECT_EQ(d.reason_text(), "not ours: not RoCE, PFC or DCBX (UDP port)");
+}
+
+Address ip6(uint8_t last) {
+  Bytes b(16);
+  b[0] = 0xfd, b[15] = last;
+  return Address::from(b);
+}
+
+TEST(Decode, IcmpFragmentationNeededQuotingRoce) {
+  const Decoded d = run(hex(kIcmpFragNeeded));
+  ASSERT_EQ(d.kind, Kind::icmp) << d.reason_text();
+  const icmp::TooBig& m = d.icmp;
+  EXPECT_FALSE(m.v6);
+  EXPECT_EQ(m.reporter, ip4(254));
+  EXPECT_EQ(m.mtu, 1500u);
+  EXPECT_EQ(m.src, ip4(1));
+  EXPECT_EQ(m.dst, ip4(2));
+  EXPECT_EQ(m.quoted_len, 20u + 8 + 12 + 16 + 4096 + 4);  // the original's total length, not the quote's
+  EXPECT_TRUE(m.has_bth);
+  EXPECT_EQ(m.dest_qp, 0x000162u);
+  EXPECT_EQ(m.psn, 0x00ABCDu);
+  EXPECT_EQ(m.frame, 7u);
+  EXPECT_EQ(m.point, 3u);
+  EXPECT_EQ(m.ts_ns, 1000u);
+}
+
+TEST(Decode, IcmpQuoteShortOfTheBthStillNamesTheHosts) {
+  const Decoded d = run(hex(kIcmpShortQuote));
+  ASSERT_EQ(d.kind, Kind::icmp) << d.reason_text();
+  EXPECT_EQ(d.icmp.mtu, 4000u);
+  EXPECT_EQ(d.icmp.src, ip4(1));
+  EXPECT_EQ(d.icmp.dst, ip4(2));
+  EXPECT_FALSE(d.icmp.has_bth);
+}
+
+TEST(Decode, Icmpv6PacketTooBig) {
+  const Decoded d = run(hex(kIcmpv6TooBig));
+  ASSERT_EQ(d.kind, Kind::icmp) << d.reason_text();
+  const icmp::TooBig& m = d.icmp;
+  EXPECT_TRUE(m.v6);
+  EXPECT_EQ(m.reporter, ip6(0xfe));
+  EXPECT_EQ(m.mtu, 1500u);
+  EXPECT_EQ(m.src, ip6(1));
+  EXPECT_EQ(m.dst, ip6(2));
+  EXPECT_EQ(m.quoted_len, 40u + 8 + 12 + 16 + 4096 + 4);
+  EXPECT_TRUE(m.has_bth);
+  EXPECT_EQ(m.dest_qp, 0x000162u);
+  EXPECT_EQ(m.psn, 0x00ABCDu);
+}
+
+TEST(Decode, IcmpNotAboutRoceIsNotOurs) {
+  EXPECT_EQ(run(hex(kIcmpNotRoce)).reason_text(), "not ours: not RoCE, PFC or DCBX (ICMP quote not RoCE)");
+  EXPECT_EQ(run(hex(kIcmpv6Echo)).reason_text(), "not ours: not RoCE, PFC or DCBX (ICMP type)");
+  Bytes other = hex(kIcmpFragNeeded);
+  other[14 + 20 + 1] = 1;  // code 1: host unreachable
+  EXPECT_EQ(run(other).reason_text(), "not ours: not RoCE, PFC or DCBX (ICMP type)");
+}
+
+TEST(Decode, IcmpCutOrMalformedIsNotOursWithAReason) {
+  const Bytes f = hex(kIcmpFragNeeded);
+  const size_t icmp = 14 + 20;
+  EXPECT_EQ(run(f, icmp + 4).reason_text(), "truncated at ICMP header");
+  EXPECT_EQ(run(f, icmp + 8 + 10).reason_text(), "truncated at ICMP quoted IPv4 header");
+  EXPECT_EQ(run(f, icmp + 8 + 20 + 2).reason_text(), "truncated at ICMP quoted UDP header");
+  const Decoded cut = run(f, icmp + 8 + 20 + 8 + 6);  // the BTH's QP, not its PSN
+  ASSERT_EQ(cut.kind, Kind::icmp);
+  EXPECT_FALSE(cut.icmp.has_bth);
+  Bytes bad = f;
+  bad[icmp + 8] = 0x65;  // quoted version 6 in an ICMPv4 message
+  EXPECT_EQ(run(bad).reason_text(), "malformed ICMP quoted IP version or header length");
+  Bytes shorter = f;
+  set16(shorter, 14 + 2, 20 + 4);  // the IP total length leaves 4 bytes of ICMP
+  EXPECT_EQ(run(shorter).reason_text(), "malformed ICMP length");
+  const Bytes v6 = hex(kIcmpv6TooBig);
+  EXPECT_EQ(run(v6, 14 + 40 + 8 + 39).reason_text(), "truncated at ICMP quoted IPv6 header");
+  for (size_t snap = 0; snap <= f.size(); ++snap) run(f, snap);  // never reads past the bytes (ASan, fuzzer)
+  for (size_t snap = 0; snap <= v6.size(); ++snap) run(v6, snap);
+}
+
+TEST(Decode, IcmpIsKeyedToItsPoint) {
+  Decoded d = run(hex(kIcmpFragNeeded));
+  d.set_point(9);
+  EXPECT_EQ(d.icmp.point, 9u);
 }
 
 TEST(Decode, OtherLinkTypesAreNotOurs) {

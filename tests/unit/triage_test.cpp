@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <memory>
 #include <numeric>
+#include <optional>
 
 #include "epan-ext/analyzer.h"
 #include "epan-ext/stored_analysis.h"
@@ -199,6 +200,11 @@ struct TwoPoints {
     a->name_point(1, "leaf-1");
   }
   void feed(const PacketInfo& p) { stats.add(roce_record(a->process(p), *a, p.ts_ns, p.frame_len, &log)); }
+  const icmp::Verdict& feed(const icmp::TooBig& m) {
+    const icmp::Verdict& v = a->process(m);
+    stats.add({.verdict = nullptr, .analyzer = a.get(), .ts_ns = m.ts_ns, .frame_len = 590, .events = &log, .icmp = &v});
+    return v;
+  }
   Triage triage(uint32_t frames) {
     a->finish();
     FrameSet all;
@@ -214,6 +220,37 @@ const Finding* of_kind(const Triage& t, Kind k) {
   return nullptr;
 }
 
+// A router's ICMP fragmentation-needed about a's WRITE segments, recorded
+// at a's side (10.0.0.254, MTU 1500), quoting a -> b with `qp` when given.
+icmp::TooBig frag_needed(test::Wire& w, uint64_t at, uint32_t mtu, std::optional<uint32_t> qp) {
+  icmp::TooBig m;
+  m.frame = ++w.frame, m.ts_ns = at, m.point = 0;
+  m.reporter = test::ip(254), m.src = w.a, m.dst = w.b, m.mtu = mtu, m.quoted_len = 4156;
+  m.has_bth = qp.has_value(), m.dest_qp = qp.value_or(0);
+  return m;
+}
+
+// Four 4 KB WRITE FIRSTs lost between the points, each with the router's
+// ICMP about it at point 0 when `icmp`, and the 512-byte WRITE LASTs that cross.
+void lose_big_frames(TwoPoints& t, Wire& w, bool icmp) {
+  uint32_t psn = 0;
+  for (int i = 0; i < 4; ++i, psn += 2) {
+    const uint64_t at = i * 20 * us;
+    w.point = 0;
+    PacketInfo big = w.req(at, psn, false, kWriteFirst, 4096);
+    big.frame_len = 4170, big.ip_len = 4156;
+    t.feed(big);  // never reaches point 1
+    if (icmp) t.feed(frag_needed(w, at + 500, 1500, w.qp_b));
+    PacketInfo last = w.req(at + 1 * us, psn + 1, true, kWriteLast, 512);
+    last.frame_len = 570;
+    t.feed(last);
+    w.point = 1;
+    last = w.req(at + 3 * us, psn + 1, true, kWriteLast, 512);
+    last.frame_len = 570;
+    t.feed(last);
+  }
+}
+
 // Every 4 KB segment lost between the points, every short one through: the
 // MTU finding names the hop and both sizes, and takes the losses from hop_loss.
 // The path MTU comes from the CM REQ when the connection's setup was captured.
@@ -221,7 +258,6 @@ TEST(Findings, SizeDependentLossOnAHopIsAnMtuMismatch) {
   for (const bool with_cm : {false, true}) {
     TwoPoints t;
     Wire w;
-    uint32_t psn = 0;
     if (with_cm) {
       for (const bool req : {true, false})
         for (uint32_t point : {0u, 1u}) {
@@ -233,27 +269,14 @@ TEST(Findings, SizeDependentLossOnAHopIsAnMtuMismatch) {
           t.feed(p);
         }
     }
-    for (int i = 0; i < 4; ++i, psn += 2) {
-      const uint64_t at = i * 20 * us;
-      w.point = 0;
-      PacketInfo big = w.req(at, psn, false, kWriteFirst, 4096);
-      big.frame_len = 4170;
-      t.feed(big);  // never reaches point 1
-      PacketInfo last = w.req(at + 1 * us, psn + 1, true, kWriteLast, 512);
-      last.frame_len = 570;
-      t.feed(last);
-      w.point = 1;
-      last = w.req(at + 3 * us, psn + 1, true, kWriteLast, 512);
-      last.frame_len = 570;
-      t.feed(last);
-    }
+    lose_big_frames(t, w, false);
     const Triage tr = t.triage(w.frame);
     const Finding* f = of_kind(tr, kind("mtu_mismatch"));
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(f->title, "MTU between nic-a and leaf-1: frames of 4,170 bytes and more are lost, 570 bytes and less pass");
     EXPECT_EQ(f->where.hop, "nic-a -> leaf-1");
     EXPECT_EQ(f->evidence, 4u);
-    EXPECT_EQ(f->filter, "roce.hop.too_big && roce.point == 0");
+    EXPECT_EQ(f->filter, "(roce.hop.too_big || roce.mtu.icmp_mtu) && roce.point == 0 && roce.qp.stream == 0");
     EXPECT_NE(f->detail.find(with_cm ? "path MTU is 4096 (from CM REQ frame 1)"
                                       : "path MTU is 4096 (from their FIRST/MIDDLE segments)"),
               std::string::npos)
@@ -261,6 +284,67 @@ TEST(Findings, SizeDependentLossOnAHopIsAnMtuMismatch) {
     EXPECT_NE(f->fix.find("at least 4,180 bytes"), std::string::npos) << f->fix;
     EXPECT_EQ(of_kind(tr, kind("hop_loss")), nullptr);  // the size explains all of them
   }
+}
+
+// One capture point at the sender: the ICMP messages are the finding,
+// named by the router, its MTU and the flow; the resends they explain are
+// not a lossy queue. Resent every time: the NIC ignores them.
+TEST(Findings, IcmpTooBigAtOnePointIsAnMtuMismatch) {
+  for (const bool quote_has_bth : {true, false}) {
+    TwoPoints t;
+    Wire w;
+    for (int i = 0; i < 3; ++i) {
+      PacketInfo big = w.req(i * 100 * us, 0, true, kWriteFirst, 4096);
+      big.frame_len = 4174, big.ip_len = 4156;
+      t.feed(big);
+      const icmp::Verdict& v = t.feed(frag_needed(w, i * 100 * us + 4 * us, 1500,
+                                                  quote_has_bth ? std::optional(w.qp_b) : std::nullopt));
+      EXPECT_TRUE(v.below);
+      EXPECT_EQ(v.largest, 4156u);
+      EXPECT_EQ(v.flow, 0u);
+    }
+    const Triage tr = t.triage(w.frame);
+    const Finding* f = of_kind(tr, kind("mtu_mismatch"));
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->title, std::string("router 10.0.0.254 reports MTU 1,500 for 10.0.0.1 -> 10.0.0.2") +
+                            (quote_has_bth ? " QP 0x000022" : "") +
+                            ", below the frames RoCE sends (IP packets of 4,156 bytes)");
+    EXPECT_EQ(f->severity, Severity::error);
+    EXPECT_EQ(f->where.point, "nic-a");
+    EXPECT_EQ(f->evidence, 3u);
+    EXPECT_EQ(f->frames, (std::vector<uint32_t>{2, 4, 6}));
+    EXPECT_EQ(f->filter, "(roce.hop.too_big || roce.mtu.icmp_mtu) && roce.point == 0 && roce.qp.stream == 0");
+    EXPECT_EQ(f->where.streams, std::vector<uint32_t>{0});
+    EXPECT_NE(f->fix.find("RoCE path MTU 4096 needs an interface (IP) MTU of at least 4,180 bytes"), std::string::npos)
+        << f->fix;
+    EXPECT_NE(f->fix.find("4,200 is the usual setting"), std::string::npos) << f->fix;
+    EXPECT_EQ(of_kind(tr, kind("lossy_queue")), nullptr);
+    EXPECT_EQ(of_kind(tr, kind("loss")), nullptr);
+  }
+}
+
+// An MTU the flow's packets all fit in explains none of its losses, nor
+// does a message about a flow the capture never saw; the quoted packet
+// counts as one the flow sent.
+TEST(Findings, IcmpMtuAboveTheRoceFramesIsNoEvidence) {
+  TwoPoints t;
+  Wire w;
+  PacketInfo small = w.req(0, 0, true, kWriteOnly, 1024);
+  small.ip_len = 1084;
+  t.feed(small);
+  EXPECT_FALSE(t.feed(frag_needed(w, 4 * us, 9000, w.qp_b)).below);
+  EXPECT_FALSE(t.feed(frag_needed(w, 5 * us, 0, w.qp_b)).below);  // no MTU given: no size
+  const icmp::Verdict& unseen = t.feed(frag_needed(w, 6 * us, 1500, 0x99));
+  EXPECT_EQ(unseen.flow, kNoId);
+  EXPECT_FALSE(unseen.below);
+  const icmp::Verdict& quoted = t.feed(frag_needed(w, 7 * us, 1500, w.qp_b));
+  EXPECT_EQ(quoted.largest, 4156u);  // the quote, longer than any frame seen
+  EXPECT_TRUE(quoted.below);
+  const Triage tr = t.triage(w.frame);
+  const Finding* f = of_kind(tr, kind("mtu_mismatch"));
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->evidence, 1u);
+  EXPECT_EQ(f->frames, std::vector<uint32_t>{5});
 }
 
 // The same losses with short frames passing no smaller than the lost ones:
@@ -285,6 +369,27 @@ TEST(Findings, LossOfFramesNoLongerThanPassedOnesIsNoMtuMismatch) {
   EXPECT_EQ(of_kind(tr, kind("mtu_mismatch")), nullptr);
   ASSERT_NE(of_kind(tr, kind("hop_loss")), nullptr);
   EXPECT_EQ(of_kind(tr, kind("hop_loss"))->title, "4 packets lost between nic-a and leaf-1");
+}
+
+// Losses on a hop prove the drop; the router's ICMP about the same
+// connection joins that finding instead of making another.
+TEST(Findings, IcmpJoinsTheHopFindingOfItsConnection) {
+  TwoPoints t;
+  Wire w;
+  lose_big_frames(t, w, true);
+  const Triage tr = t.triage(w.frame);
+  size_t n = 0;
+  for (const Finding& f : tr.findings.list) n += f.kind == kind("mtu_mismatch");
+  EXPECT_EQ(n, 1u);
+  const Finding* f = of_kind(tr, kind("mtu_mismatch"));
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->where.hop, "nic-a -> leaf-1");
+  EXPECT_EQ(f->evidence, 8u);  // 4 lost frames, 4 ICMP messages
+  EXPECT_NE(f->detail.find("; router 10.0.0.254 reports MTU 1,500 for 10.0.0.1 -> 10.0.0.2 QP 0x000022 (ICMP, first in "
+                           "frame 2)"),
+            std::string::npos)
+      << f->detail;
+  EXPECT_EQ(f->filter, "(roce.hop.too_big || roce.mtu.icmp_mtu) && roce.point == 0 && roce.qp.stream == 0");
 }
 
 // A tag stripped between the points: named as such, an error where the
