@@ -298,8 +298,9 @@ void Analyzer::on_request(const PacketInfo& p, Verdict& v) {
     f.highest_psn = p.psn;
   }
   FlowPoint& fp = flow_point(v.flow, p.point);
-  const PointView here{fp.responses_seen, mirrored_points_.contains(p.point), fp.min_rtt_ns,
-                       hops_.passed_elsewhere_once(identity(p), p.point)};
+  // Looked up only for a packet that may be a late original: most are not.
+  const uint64_t elsewhere = fp.requests.fills_hole(p.psn) ? hops_.passed_elsewhere_once(identity(p), p.point) : 0;
+  const PointView here{fp.responses_seen, mirrored_points_.contains(p.point), fp.min_rtt_ns, elsewhere};
   const SeqResult r = fp.requests.classify(p, f.naks, here, cfg_);
   if (r.mirror_proven) mirrored_points_.insert(p.point);
   if (r.learned != RecoveryMode::unknown) f.naks.mode = r.learned;

@@ -94,6 +94,8 @@ class RequestSequence {
   // Whether `psn` reached this point out of order (a NAK for it was caused by reordering).
   bool arrived_out_of_order(uint32_t psn) const;
   bool seen(uint32_t psn) const { return first_seen_.find(psn) != 0; }
+  // Never seen here, in a recent hole: what a late original would be.
+  bool fills_hole(uint32_t psn) const { return hole_of(psn) && !seen(psn); }
 
  private:
   struct Hole {
