@@ -25,6 +25,7 @@ struct Threshold {
 struct HealthLimits {
   Threshold loss_pct{0.001, 0.01};       // loss events per original request
   Threshold hop_latency_us{10, 50};      // the worst hop's average latency
+  Threshold ecn_spread_us{10, 20};        // how much later than the earliest a hop of the class marks
   Threshold pfc_per_s{100, 1000};        // PFC frames per second, busiest (point, MAC, priority)
   Threshold paused_pct{1, 10};           // share of the capture span that class was paused
   Threshold ce_pct{1, 5};                // requests marked ECN-CE

@@ -26,6 +26,26 @@ std::vector<EcnMismatch> ecn_mismatches(const EcnThresholds& hops, const EcnRule
   return out;
 }
 
+std::optional<EcnSpread> ecn_spread(const EcnThresholds& hops) {
+  std::map<EcnPlace, EcnEstimate> est;
+  for (const auto& [p, t] : hops) est.emplace(p, t.estimate());
+  std::array<const std::pair<const EcnPlace, EcnEstimate>*, 8> earliest{};
+  for (const auto& e : est) {
+    auto& ref = earliest[e.first.priority & 7];
+    if (e.second.state == EcnEstimate::State::marks && (!ref || e.second.onset_ns < ref->second.onset_ns)) ref = &e;
+  }
+  std::optional<EcnSpread> out;
+  for (const auto& [p, here] : est) {
+    const auto* ref = earliest[p.priority & 7];
+    if (!ref || ref->first == p || here.state == EcnEstimate::State::not_enough) continue;
+    const bool never = here.state != EcnEstimate::State::marks;
+    const uint64_t at = never ? hops.at(p).unmarked_depth(EcnThreshold::kMinMarked) : here.onset_ns, onset = ref->second.onset_ns;
+    const uint64_t ns = at > onset ? at - onset : 0;
+    if (!out || ns > out->ns) out = EcnSpread{ns, p, ref->first, never};
+  }
+  return out;
+}
+
 const EcnEstimate* EcnWatch::reference(const EcnPlace& p) const {
   for (const auto* h : earliest_[p.priority & 7])
     if (h && h->first != p) return &h->second.e;

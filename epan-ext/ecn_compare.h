@@ -43,6 +43,19 @@ struct EcnMismatch {
 using EcnThresholds = std::map<EcnPlace, EcnThreshold>;
 std::vector<EcnMismatch> ecn_mismatches(const EcnThresholds& hops, const EcnRule& rule);
 
+// How far apart a fabric's hops of one priority mark, for the health
+// baseline: the largest, over priorities, of how much later than the
+// earliest-marking hop another hop marks, or (a hop that never marks) how
+// far past that onset it let packets queue unmarked (as many as the
+// finding needs, EcnThreshold::kMinMarked, not one outlier). Nullopt when no
+// priority has a marking hop and another hop with enough packets to judge.
+struct EcnSpread {
+  uint64_t ns = 0;
+  EcnPlace place, reference;
+  bool never_marked = false;
+};
+std::optional<EcnSpread> ecn_spread(const EcnThresholds& hops);
+
 // The engine's side: flags the packets that show a mismatch as they pass,
 // from the estimates so far (recomputed as a hop's samples grow by a
 // quarter, so a packet costs O(1) amortised).

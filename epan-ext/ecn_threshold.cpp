@@ -49,6 +49,13 @@ uint64_t EcnThreshold::unmarked_above(uint64_t ns) const {
   return n;
 }
 
+uint64_t EcnThreshold::unmarked_depth(uint64_t n) const {
+  uint64_t seen = 0;
+  for (size_t b = all_.size(); n && b-- > 0;)
+    if ((seen += all_[b] - marked_[b]) >= n) return Histogram::bucket_low(static_cast<uint32_t>(b));
+  return 0;
+}
+
 // The onset is the knee of a hinge, share marked = floor + s x (queue - onset)
 // above it and the floor below (marks the queue does not explain: another
 // hop's, a queueing measured wrong), fitted by weighted least squares to the

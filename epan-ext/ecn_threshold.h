@@ -45,6 +45,9 @@ class EcnThreshold {
   // Unmarked packets queued in the buckets above the one holding `ns`: at
   // least that many queued beyond it.
   uint64_t unmarked_above(uint64_t ns) const;
+  // The queueing at least `n` unmarked packets reached (their bucket's
+  // lower edge, so within 1/32 below), or 0 when fewer were unmarked.
+  uint64_t unmarked_depth(uint64_t n) const;
 
  private:
   std::vector<uint32_t> all_, marked_;  // per Histogram bucket, grown to the highest used

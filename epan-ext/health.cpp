@@ -64,6 +64,19 @@ Health assess(const ReportStats& s, const Analyzer& a, const Findings& f) {
   }
   h.metrics.push_back(metric("hop_latency", "Hop latency (avg)", "us", worst, lim.hop_latency_us, worst_hop));
 
+  // Hops of one class are meant to mark alike: a drift shows here before it
+  // is wide enough for ecn_threshold_mismatch.
+  std::optional<double> spread;
+  std::string spread_detail = "no two hops of one priority with enough ECN-capable packets to compare";
+  if (const auto e = hop::ecn_spread(s.hops.ecn())) {
+    const auto hop = [&](const hop::EcnPlace& p) { return a.point_name(p.from) + " -> " + a.point_name(p.to); };
+    spread = static_cast<double>(e->ns) / 1e3;
+    spread_detail = hop(e->place) + ", priority " + std::to_string(e->place.priority) +
+                    (e->never_marked ? ", never marks; queued unmarked past the onset of " : ", against ") +
+                    hop(e->reference);
+  }
+  h.metrics.push_back(metric("ecn_spread", "ECN onset spread", "us", spread, lim.ecn_spread_us, spread_detail));
+
   std::optional<double> rate, paused;
   std::string busiest = "no PFC frames";
   if (span_s > 0) rate = 0.0, paused = 0.0;

@@ -27,7 +27,7 @@ struct Limit {
 };
 
 struct Metric {
-  std::string name;   // loss, hop_latency, pfc_rate, paused, ce, stall, findings
+  std::string name;   // loss, hop_latency, ecn_spread, pfc_rate, paused, ce, stall, findings
   std::string label;  // for the text
   std::string unit;   // %, us, /s, count
   std::optional<double> value;  // none: nothing to measure it on

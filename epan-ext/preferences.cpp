@@ -229,6 +229,11 @@ std::vector<Preference> build() {
                      "WARN,FAIL: loss or timer recoveries per request, in percent", &HealthLimits::loss_pct, 100));
   p.push_back(health("health_hop_latency_us", "Health: hop latency (us)", "WARN,FAIL: the worst hop's average latency",
                      &HealthLimits::hop_latency_us, 1e9));
+  p.push_back(health("health_ecn_spread_us", "Health: ECN onset spread (us)",
+                     "WARN,FAIL: how much later than the earliest-marking hop of its priority another hop starts "
+                     "marking ECN (default 10,20: WARN above two estimators' error, FAIL above the default "
+                     "roce.ecn_onset_tolerance_us)",
+                     &HealthLimits::ecn_spread_us, 1e9));
   p.push_back(health("health_pfc_per_s", "Health: PFC frames per second",
                      "WARN,FAIL: PFC frames per second of the busiest (point, MAC, priority)", &HealthLimits::pfc_per_s,
                      1e9));

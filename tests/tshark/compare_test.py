@@ -12,7 +12,7 @@ import tempfile
 import rslib
 
 COMPARE = os.path.join(rslib.ROOT, "scripts", "roce-compare")
-METRICS = {"loss", "hop_latency", "pfc_rate", "paused", "ce", "stall", "findings"}
+METRICS = {"loss", "hop_latency", "ecn_spread", "pfc_rate", "paused", "ce", "stall", "findings"}
 # (before, after, the finding kind the fix removes, metrics that must improve,
 #  whether nothing at all may regress: the pairs differ in more than the fix)
 PAIRS = [("qos_dscp_lossy", "qos_clean", "dscp_not_lossless", {"findings"}, False),

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """scripts/roce-health: the triage's verdict as the exit status (0 PASS, 1
 FAIL, 2 for errors, bad preferences and INCOMPLETE), --fail-on warn, and the roce.health_* thresholds
-deciding the grades."""
+deciding the grades; the ECN onset spread on hops that mark alike and apart."""
+import os
 import re
 import subprocess
+import tempfile
 
 import rslib
 
@@ -26,7 +28,38 @@ def expect(p, status, what):
         raise rslib.Failure(f"{what}: exit {p.returncode}, expected {status}\n{p.stdout[-2000:]}\n{p.stderr}")
 
 
+def ecn_spread():
+    """mp_ecn_onsets' spine marks 70 us after its leaf: FAIL. The same fabric
+    with the spine given the leaf's thresholds: PASS. One point: N/A."""
+    onsets = rslib.capture_path("mp_ecn_onsets")
+    if grade(health(onsets).stdout, "ECN onset spread") != "FAIL":
+        raise rslib.Failure("mp_ecn_onsets: ECN onset spread should FAIL")
+    if grade(health(onsets, "-o", "roce.health_ecn_spread_us:100,200").stdout, "ECN onset spread") != "PASS":
+        raise rslib.Failure("mp_ecn_onsets: roce.health_ecn_spread_us was not applied")
+    if grade(health(rslib.capture_path("clean")).stdout, "ECN onset spread") != "N/A":
+        raise rslib.Failure("clean (one point): ECN onset spread should be N/A")
+    with open(os.path.join(rslib.CAPTURES, "scenarios", "mp_ecn_onsets.scn")) as f:
+        scn = f.read()
+    spine = "ecn_red spine-1 kmin=90us kmax=130us"
+    if spine not in scn:
+        raise rslib.Failure(f"mp_ecn_onsets.scn no longer has '{spine}'")
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chmod(tmp, 0o755)
+        alike, out = os.path.join(tmp, "alike.scn"), os.path.join(tmp, "alike.pcapng")
+        with open(alike, "w") as f:
+            f.write(scn.replace(spine, "ecn_red spine-1 kmin=20us kmax=60us"))
+        os.chmod(alike, 0o644)
+        subprocess.run([os.path.join(rslib.BUILD, "captures", "roceshark-gen"), alike, "-o", out], check=True)
+        os.chmod(out, 0o644)
+        text = health(out).stdout
+        line = re.search(r"^ECN onset spread .*$", text, re.M)
+        if grade(text, "ECN onset spread") != "PASS":
+            raise rslib.Failure(f"hops with the same ECN thresholds should PASS:\n{text}")
+    print(f"ECN onset spread: FAIL when the spine marks 70 us late, {line.group(0).split()[3]} us and PASS when alike")
+
+
 def run(argv):
+    ecn_spread()
     expect(health(rslib.capture_path("clean")), 0, "clean")
     storm = health(rslib.capture_path("pfc_storm"))
     expect(storm, 1, "pfc_storm")

@@ -92,5 +92,50 @@ TEST(EcnCompare, WatchFlagsTheLateHopsUnmarkedPackets) {
   EXPECT_GT(spine_flags, 100);
 }
 
+// The health metric's spread: near 0 on hops that mark alike, the onsets'
+// distance when one marks later, and for a hop that never marks how far past
+// the other's onset 20 of its packets queued; nothing to say with one hop.
+TEST(EcnSpread, AlikeLateAndNever) {
+  EcnThresholds alike;
+  feed(alike, kLeaf, 20, 60, 2400, 150, 1);
+  feed(alike, kSpine, 20, 60, 2400, 150, 2);
+  const auto a = ecn_spread(alike);
+  ASSERT_TRUE(a);
+  EXPECT_LT(a->ns, 4'000u);
+
+  EcnThresholds late;
+  feed(late, kLeaf, 20, 60, 2400);
+  feed(late, kSpine, 90, 130, 2400);
+  const auto l = ecn_spread(late);
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->place, kSpine);
+  EXPECT_EQ(l->reference, kLeaf);
+  EXPECT_FALSE(l->never_marked);
+  EXPECT_NEAR(static_cast<double>(l->ns), 70'000, 6'000);
+
+  EcnThresholds never;
+  feed(never, kLeaf, 20, 60, 2400);
+  feed(never, kSpine, 1000, 2000, 500, 100);  // unmarked, queueing uniform up to 100 us
+  const auto n = ecn_spread(never);
+  ASSERT_TRUE(n);
+  EXPECT_TRUE(n->never_marked);
+  // The 20th-deepest of 500 packets spread over 100 us queued ~96 us: ~76 us past the onset.
+  EXPECT_NEAR(static_cast<double>(n->ns), 76'000, 6'000);
+}
+
+TEST(EcnSpread, NothingToCompare) {
+  EcnThresholds one;
+  feed(one, kLeaf, 20, 60, 2400);
+  EXPECT_FALSE(ecn_spread(one));
+  EcnThresholds other_priority;  // two hops, but of different priorities
+  feed(other_priority, kLeaf, 20, 60, 2400);
+  feed(other_priority, kSpineOtherPrio, 90, 130, 2400);
+  EXPECT_FALSE(ecn_spread(other_priority));
+  EcnThresholds few;  // the second hop has too few packets to judge
+  feed(few, kLeaf, 20, 60, 2400);
+  feed(few, kSpine, 90, 130, 10);
+  EXPECT_FALSE(ecn_spread(few));
+}
+
 }  // namespace
 }  // namespace roceshark::hop
