@@ -176,7 +176,10 @@ std::optional<HopVerdict> HopMatcher::match(uint64_t id, uint32_t flow, uint32_t
   h.vlan_reported |= v.vlan_changed;
   v.microburst = !v.overtaken && v.queue_ns > cfg_.microburst_ns;
   v.burst_start = v.microburst && !h.in_burst;
-  if (!v.overtaken) h.in_burst = v.microburst;
+  // A burst ends when the queue has drained to half the threshold: a few us
+  // of jitter around the threshold is one burst, not several.
+  if (v.microburst) h.in_burst = true;
+  else if (!v.overtaken && v.queue_ns <= cfg_.microburst_ns / 2) h.in_burst = false;
   keep();
   return v;
 }

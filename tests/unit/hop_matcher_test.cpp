@@ -279,6 +279,24 @@ TEST_F(HopTest, MicroburstIsQueueingAboveTheHopsMinimum) {
   }
 }
 
+// Jitter around the threshold: a dip to 8 us of queueing (above half of the
+// 10 us threshold) does not end the burst; a drain to 3 us does.
+TEST_F(HopTest, BurstEndsWhenTheQueueDrainsToHalfTheThreshold) {
+  cfg.microburst_ns = 10 * us;
+  reset();
+  const uint64_t latency[] = {2, 14, 10, 14, 5, 14};  // queueing 0, 12, 8, 12, 3, 12 us
+  const bool burst[] = {false, true, false, true, false, true};
+  const bool start[] = {false, true, false, false, false, true};
+  for (size_t i = 0; i < std::size(latency); ++i) {
+    const uint64_t t = i * 100 * us;
+    see(i, kA, t);
+    auto v = see(i, kB, t + latency[i] * us);
+    ASSERT_TRUE(v);
+    EXPECT_EQ(v->microburst, burst[i]) << i;
+    EXPECT_EQ(v->burst_start, start[i]) << i;
+  }
+}
+
 // Adaptive routing: packet 2 takes a longer way and arrives after 3. A
 // hop's queue keeps a flow in order, so its 28 us above the minimum were
 // spent elsewhere: no burst, and no sample of the queue's ECN marking.
