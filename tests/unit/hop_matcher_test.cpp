@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <span>
 
 #include "epan-ext/hop_matcher.h"
 #include "epan-ext/hop_stats.h"
@@ -47,6 +48,7 @@ struct HopTest : ::testing::Test {
     if (tweak) tweak(c);
     return m->on_packet(id, flow, reverse, c);
   }
+  void bursts(std::span<const uint64_t> latency, std::span<const bool> burst, std::span<const bool> start);
 };
 
 TEST_F(HopTest, SecondPointCopyNamesTheFirst) {
@@ -262,13 +264,12 @@ TEST_F(HopTest, LostFramesLongerThanAnyThatPassedAreSplitOut) {
   EXPECT_EQ(m->largest_passed(kB, kA), 0);
 }
 
-TEST_F(HopTest, MicroburstIsQueueingAboveTheHopsMinimum) {
+// Packets i = 0.. at kA every 100 us, each latency[i] us later at kB (the
+// hop's minimum is 2 us): which are in a microburst of 10 us, which start one.
+void HopTest::bursts(std::span<const uint64_t> latency, std::span<const bool> burst, std::span<const bool> start) {
   cfg.microburst_ns = 10 * us;
   reset();
-  const uint64_t latency[] = {2, 2, 30, 40, 2, 25};
-  const bool burst[] = {false, false, true, true, false, true};
-  const bool start[] = {false, false, true, false, false, true};
-  for (size_t i = 0; i < std::size(latency); ++i) {
+  for (size_t i = 0; i < latency.size(); ++i) {
     const uint64_t t = i * 100 * us;
     see(i, kA, t);
     auto v = see(i, kB, t + latency[i] * us);
@@ -279,22 +280,20 @@ TEST_F(HopTest, MicroburstIsQueueingAboveTheHopsMinimum) {
   }
 }
 
+TEST_F(HopTest, MicroburstIsQueueingAboveTheHopsMinimum) {
+  const uint64_t latency[] = {2, 2, 30, 40, 2, 25};
+  const bool burst[] = {false, false, true, true, false, true};
+  const bool start[] = {false, false, true, false, false, true};
+  bursts(latency, burst, start);
+}
+
 // Jitter around the threshold: a dip to 8 us of queueing (above half of the
 // 10 us threshold) does not end the burst; a drain to 3 us does.
 TEST_F(HopTest, BurstEndsWhenTheQueueDrainsToHalfTheThreshold) {
-  cfg.microburst_ns = 10 * us;
-  reset();
   const uint64_t latency[] = {2, 14, 10, 14, 5, 14};  // queueing 0, 12, 8, 12, 3, 12 us
   const bool burst[] = {false, true, false, true, false, true};
   const bool start[] = {false, true, false, false, false, true};
-  for (size_t i = 0; i < std::size(latency); ++i) {
-    const uint64_t t = i * 100 * us;
-    see(i, kA, t);
-    auto v = see(i, kB, t + latency[i] * us);
-    ASSERT_TRUE(v);
-    EXPECT_EQ(v->microburst, burst[i]) << i;
-    EXPECT_EQ(v->burst_start, start[i]) << i;
-  }
+  bursts(latency, burst, start);
 }
 
 // Adaptive routing: packet 2 takes a longer way and arrives after 3. A
