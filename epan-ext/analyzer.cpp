@@ -299,7 +299,7 @@ void Analyzer::on_request(const PacketInfo& p, Verdict& v) {
   }
   FlowPoint& fp = flow_point(v.flow, p.point);
   // Looked up only for a packet that may be a late original: most are not.
-  const uint64_t elsewhere = fp.requests.fills_hole(p.psn) ? hops_.passed_elsewhere_once(identity(p), p.point) : 0;
+  const uint64_t elsewhere = fp.requests.may_be_late_original(p.psn) ? hops_.passed_elsewhere_once(identity(p), p.point) : 0;
   const PointView here{fp.responses_seen, mirrored_points_.contains(p.point), fp.min_rtt_ns, elsewhere};
   const SeqResult r = fp.requests.classify(p, f.naks, here, cfg_);
   if (r.mirror_proven) mirrored_points_.insert(p.point);

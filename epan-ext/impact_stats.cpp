@@ -46,7 +46,9 @@ void ImpactStats::on_request(QpImpact& q, const Verdict& v, uint64_t ts) {
   q.ce += v.pkt.ecn == 3;
   if (!is_retransmission(v.seq)) {
     ++q.originals;
-    q.open = false;
+    // A late original overtaken by its resend arrives inside the resend run
+    // and does not end it.
+    if (v.seq != SeqClass::out_of_order) q.open = false;
     if (v.seq == SeqClass::gap && !q.evidence_ns) q.evidence_ns = ts;
     return;
   }

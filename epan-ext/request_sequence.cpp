@@ -270,6 +270,21 @@ SeqResult RequestSequence::classify(const PacketInfo& p, const RequestContext& c
       // The fill may have been the late original: the NAK may be this one's.
       if (copy->original_frame == run_fill_frame_) nak_used_frame_ = 0;
     }
+    if (seen && seen == run_fill_frame_ && here.passed_elsewhere_ns && here.passed_elsewhere_ns < run_fill_nak_ts_) {
+      // The resend filled the hole here first, and this transmission passed
+      // the other points once, before the NAK it answered: the late
+      // original, overtaken by its own resend. The resend run goes on.
+      SeqResult late;
+      late.seq = SeqClass::out_of_order;
+      late.gap = static_cast<uint32_t>(-psn::diff(p.psn, highest_));
+      late.has_expected = true;
+      late.expected_psn = window_lo_;
+      late.learned = learned;
+      late_psns_[late_next_++ % late_psns_.size()] = p.psn | kLateValid;
+      last_ts_ = p.ts_ns;
+      remember(p);
+      return late;
+    }
     if (!seen) {
       if (auto late = late_verdict(p, ctx, here, cfg)) {
         if (late->seq == SeqClass::out_of_order) {
@@ -288,6 +303,7 @@ SeqResult RequestSequence::classify(const PacketInfo& p, const RequestContext& c
     run_first_ = p.psn;
     run_length_ = 0;
     run_fill_frame_ = !seen && run_nak_frame_ && run_nak_frame_ == ctx.seq_nak.frame && ctx.seq_nak.psn == p.psn ? p.frame : 0;
+    run_fill_nak_ts_ = run_fill_frame_ ? ctx.seq_nak.ts_ns : 0;
   }
   ++run_length_;
   r.seq = is_read(p) && !seen && in_read_span(p.psn, ctx.pmtu) ? SeqClass::read_retry : run_;

@@ -17,6 +17,7 @@
 
 #include "epan-ext/config.h"
 #include "epan-ext/packet.h"
+#include "epan-ext/psn.h"
 #include "epan-ext/psn_index.h"
 #include "epan-ext/verdict.h"
 
@@ -96,6 +97,10 @@ class RequestSequence {
   bool seen(uint32_t psn) const { return first_seen_.find(psn) != 0; }
   // Never seen here, in a recent hole: what a late original would be.
   bool fills_hole(uint32_t psn) const { return hole_of(psn) && !seen(psn); }
+  // A late original may also come after its resend filled its hole here.
+  bool may_be_late_original(uint32_t n) const {
+    return fills_hole(n) || (run_fill_frame_ && psn::at_or_after(highest_, n) && first_seen_.find(n) == run_fill_frame_);
+  }
 
  private:
   struct Hole {
@@ -147,6 +152,7 @@ class RequestSequence {
   // A run's first packet when it filled a hole after the NAK for its PSN:
   // it may have been the late original, and its next copy the resend.
   uint32_t run_fill_frame_ = 0;
+  uint64_t run_fill_nak_ts_ = 0;  // when the NAK it answered passed
 
   std::array<Hole, 8> holes_{};
   uint32_t holes_next_ = 0;

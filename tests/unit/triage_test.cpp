@@ -469,6 +469,48 @@ TEST(Findings, UpstreamCopyBeforeTheNakProvesTheLateOriginal) {
   }
 }
 
+// A detour longer than the recovery: the go-back-N resends pass the
+// downstream point before the late original does. This very transmission
+// passed upstream once, before the NAK, so it is the late original, not a
+// resend with no NAK; and the resend run goes on after it. When the NIC
+// gives its resend the original's IPv4 ID, nothing proves which copy is which.
+TEST(Findings, LateOriginalAfterItsResendIsOutOfOrder) {
+  for (const bool new_ip_id : {true, false}) {
+    TwoPoints t;
+    Wire w;
+    const auto at = [&](uint32_t point, PacketInfo p, uint16_t ip_id) {
+      w.point = p.point = point;
+      p.has_ip_id = true;
+      p.ip_id = ip_id;
+      t.feed(p);
+      return t.a->find(p.frame);
+    };
+    for (uint32_t psn = 0; psn < 4; ++psn) at(0, w.req(psn * 100, psn), static_cast<uint16_t>(100 + psn));
+    at(1, w.req(3 * us, 0), 100);
+    at(1, w.req(3 * us + 100, 1), 101);
+    at(1, w.req(3 * us + 300, 3), 103);
+    at(1, w.resp(3 * us + 500, 2, test::kSynNakSeq), 1);
+    const Verdict* nak = at(0, w.resp(5 * us, 2, test::kSynNakSeq), 1);
+    const uint16_t resent_2 = new_ip_id ? 200 : 102, resent_3 = new_ip_id ? 201 : 103;
+    at(0, w.req(7 * us, 2), resent_2);
+    at(0, w.req(7 * us + 100, 3), resent_3);
+    const Verdict* fill = at(1, w.req(9 * us, 2), resent_2);
+    EXPECT_EQ(fill->seq, SeqClass::gbn_resend) << new_ip_id;
+    EXPECT_EQ(fill->nak_frame, nak->frame);
+    const Verdict* late = at(1, w.req(9 * us + 50, 2), 102);
+    const Verdict* next = at(1, w.req(9 * us + 100, 3), resent_3);
+    if (new_ip_id) {
+      EXPECT_EQ(late->seq, SeqClass::out_of_order);
+      EXPECT_EQ(late->gap, 1u);
+      EXPECT_EQ(next->seq, SeqClass::gbn_resend);
+      EXPECT_EQ(next->nak_frame, nak->frame);
+    } else {
+      EXPECT_TRUE(is_retransmission(late->seq));  // a copy of the resend, or the original: unknown
+      EXPECT_TRUE(late->ambiguous);
+    }
+  }
+}
+
 // Two NAKs in quick succession (the second for a PSN the receiver dropped
 // while it waited) both pass before the resends of the first: those answer
 // the first NAK, not a loss with no NAK.
