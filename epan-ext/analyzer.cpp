@@ -422,6 +422,7 @@ void Analyzer::take_back_nak(uint32_t flow, uint32_t late_frame) {
   for (uint8_t i = 0; i < f.nak_copy_count; ++i) {
     const Flow::NakCopy& c = f.nak_copies[i];
     if (events_) events_->nak_reordered({c.frame, late_frame, flow, c.point, c.stream, c.priority});
+    for (uint32_t i : f.points) flow_points_[i].requests.nak_taken_back(c.frame);
   }
   f.nak_copy_count = 0;
 }

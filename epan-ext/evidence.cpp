@@ -75,6 +75,7 @@ void EvidenceStats::add_roce(const TapRecord& r, const Verdict& v) {
   if (v.pkt.icrc == IcrcState::bad) note(Clue::icrc, v.row_flow, v.point, 0, v.frame, s);
   const bool loss_sign = is_loss_sign(v);
   if (loss_sign) note(Clue::loss, v.row_flow, v.point, 0, v.frame, s);
+  resends_.add(v);
   if (v.seq == SeqClass::timeout_retransmission) note(Clue::timeout, v.row_flow, v.point, 0, v.frame, s);
   if (v.reorder_nak) note(Clue::reorder_nak, v.row_flow, v.point, 0, v.frame, s);
   if (v.seq == SeqClass::out_of_order && !v.reorder_nak) note(Clue::reorder, v.row_flow, v.point, 0, v.frame, s);
@@ -90,22 +91,28 @@ void EvidenceStats::add_roce(const TapRecord& r, const Verdict& v) {
   if (v.pfc.lossy_first || (loss_sign && lossy_.contains(place))) note(Clue::lossy, place.first, place.second, 0, v.frame, s);
 }
 
+void EvidenceStats::take_back_loss(uint32_t frame, uint32_t flow, uint32_t point, uint32_t stream, uint8_t priority) {
+  const auto take_back = [&](const Key& k) {
+    auto it = items_.find(k);
+    if (it == items_.end()) return;
+    it->second.remove(frame);
+    if (!it->second.count) items_.erase(it);
+  };
+  take_back({Clue::loss, flow, point, 0});
+  // Noted lossy when its place had been found lossy at or before it.
+  const auto place = lossy_.find({point, uint32_t{priority}});
+  if (place != lossy_.end() && place->second <= frame) take_back({Clue::lossy, point, priority, 0});
+  note(Clue::reorder_nak, flow, point, 0, frame, stream);
+}
+
 void EvidenceStats::settle(const EventLog& log, const FrameSet& selected) {
   const auto& naks = log.nak_reorders();
   for (; nak_events_ < naks.size(); ++nak_events_) {
     const NakReorder& n = naks[nak_events_];
-    if (!selected.contains(n.nak_frame)) continue;
-    const auto take_back = [&](const Key& k) {
-      auto it = items_.find(k);
-      if (it == items_.end()) return;
-      it->second.remove(n.nak_frame);
-      if (!it->second.count) items_.erase(it);
-    };
-    take_back({Clue::loss, n.flow, n.point, 0});
-    // Noted lossy when its place had been found lossy at or before it.
-    const auto place = lossy_.find({n.point, uint32_t{n.priority}});
-    if (place != lossy_.end() && place->second <= n.nak_frame) take_back({Clue::lossy, n.point, n.priority, 0});
-    note(Clue::reorder_nak, n.flow, n.point, 0, n.nak_frame, n.stream);
+    // The resends it forced were selected when they were added.
+    for (const NakResends::Resend& r : resends_.take(n.nak_frame))
+      take_back_loss(r.frame, r.flow, r.point, r.stream, r.priority);
+    if (selected.contains(n.nak_frame)) take_back_loss(n.nak_frame, n.flow, n.point, n.stream, n.priority);
   }
 }
 

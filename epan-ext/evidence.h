@@ -13,6 +13,7 @@
 
 #include "epan-ext/event_log.h"
 #include "epan-ext/frame_set.h"
+#include "epan-ext/nak_resends.h"
 #include "epan-ext/tap_record.h"
 
 namespace roceshark::triage {
@@ -79,7 +80,8 @@ class EvidenceStats {
   void add(const TapRecord& r);
   void clear() { *this = EvidenceStats{}; }
   // Takes back the selected sequence NAKs a late original proved were
-  // reordering's doing: reorder_nak evidence, no loss sign.
+  // reordering's doing, and the resends they forced: reorder_nak evidence,
+  // no loss sign.
   void settle(const EventLog& log, const FrameSet& selected);
   const std::map<Key, Evidence>& items() const { return items_; }
   // Every item of one clue.
@@ -95,10 +97,13 @@ class EvidenceStats {
   }
   void add_pause(const pfc::PauseVerdict& v);
   void add_roce(const TapRecord& r, const Verdict& v);
+  // One loss sign (and lossy-queue evidence) becomes reorder_nak evidence.
+  void take_back_loss(uint32_t frame, uint32_t flow, uint32_t point, uint32_t stream, uint8_t priority);
 
   std::map<Key, Evidence> items_;
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> lossy_;  // (point, priority) found lossy -> at that frame
   size_t nak_events_ = 0;  // of the log's, taken in
+  NakResends resends_;
   std::set<uint32_t> cnp_answered_;
 };
 

@@ -2,6 +2,7 @@
 #include "epan-ext/impact_stats.h"
 
 #include <algorithm>
+#include <set>
 
 namespace roceshark::triage {
 
@@ -21,10 +22,25 @@ void ImpactStats::add(const TapRecord& r) {
     if (q.timeline < 0) q.timeline = timeline_.add_row();
     timeline_.spread(q.timeline, Timeline::paused_ns, from, r.ts_ns);
   }
-  if (v->role == Role::request)
+  if (v->role == Role::request) {
     on_request(q, *v, r.ts_ns);
-  else
+    resends_.add(*v);
+  } else {
     on_response(q, *v, r.ts_ns);
+  }
+}
+
+// A run whose NAK a late original took back was reordering's doing.
+void ImpactStats::settle(const EventLog& log, const FrameSet&) {
+  const auto& naks = log.nak_reorders();
+  for (; nak_events_ < naks.size(); ++nak_events_) {
+    std::set<uint64_t> rows;
+    for (const NakResends::Resend& r : resends_.take(naks[nak_events_].nak_frame))
+      rows.insert(uint64_t{r.flow} << 32 | r.point);
+    for (uint64_t k : rows)
+      if (auto it = rows_.find(k); it != rows_.end() && it->second.reorder_runs < it->second.runs)
+        ++it->second.reorder_runs;
+  }
 }
 
 QpImpact& ImpactStats::row(const Verdict& v) {

@@ -14,6 +14,9 @@
 #include <utility>
 #include <vector>
 
+#include "epan-ext/event_log.h"
+#include "epan-ext/frame_set.h"
+#include "epan-ext/nak_resends.h"
 #include "epan-ext/stall_intervals.h"
 #include "epan-ext/tap_record.h"
 #include "epan-ext/timeline.h"
@@ -46,6 +49,9 @@ class ImpactStats {
  public:
   void add(const TapRecord& r);
   void clear() { *this = ImpactStats{}; }
+  // Takes in the NAKs a late original took back: their runs were
+  // reordering's doing (reorder_runs).
+  void settle(const EventLog& log, const FrameSet& selected);
   // By (request flow, point).
   std::map<std::pair<uint32_t, uint32_t>, const QpImpact*> rows() const;
   // By request flow: the rows of every point that saw it, in point order.
@@ -64,6 +70,8 @@ class ImpactStats {
 
   std::unordered_map<uint64_t, QpImpact> rows_;  // flow << 32 | point
   Timeline timeline_;
+  NakResends resends_;
+  size_t nak_events_ = 0;  // of the log's, taken in
   bool seen_ = false;
   uint64_t first_ns_ = 0, last_ns_ = 0;
 };

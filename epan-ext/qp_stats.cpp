@@ -91,6 +91,7 @@ void QpStats::add(const TapRecord& r) {
   }
   row.retransmissions += is_retransmission(v.seq);
   row.reorder_resends += is_retransmission(v.seq) && v.reorder_nak;
+  resends_.add(v);
   row.ambiguous += v.ambiguous;
   if (v.flow != kNoId) row.recovery = r.analyzer->recovery_mode(v.flow);
 }
@@ -101,6 +102,8 @@ void QpStats::settle(const EventLog& log, const FrameSet& selected) {
     const NakReorder& n = naks[nak_events_];
     const auto it = rows_.find({n.stream, n.point, n.flow});
     if (selected.contains(n.nak_frame) && it != rows_.end()) ++it->second.reorder_naks;
+    for (const NakResends::Resend& r : resends_.take(n.nak_frame))
+      if (const auto row = rows_.find({r.stream, r.point, r.flow}); row != rows_.end()) ++row->second.reorder_resends;
   }
 }
 

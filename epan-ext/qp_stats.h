@@ -15,6 +15,7 @@
 #include "epan-ext/histogram.h"
 #include "epan-ext/event_log.h"
 #include "epan-ext/frame_set.h"
+#include "epan-ext/nak_resends.h"
 #include "epan-ext/tap_record.h"
 
 namespace roceshark {
@@ -86,6 +87,7 @@ class QpStats {
   LimitCounts beyond_{};
   uint64_t truncated_ = 0;
   size_t nak_events_ = 0;  // of the log's, taken in
+  NakResends resends_;
 };
 
 }  // namespace roceshark

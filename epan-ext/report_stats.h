@@ -32,6 +32,7 @@ struct ReportStats {
     pfc.settle(log, selected);
     evidence.settle(log, selected);
     qp.settle(log, selected);
+    impact.settle(log, selected);
   }
   void clear() { *this = ReportStats{}; }
 };

@@ -273,9 +273,14 @@ SeqResult RequestSequence::classify(const PacketInfo& p, const RequestContext& c
     if (seen && seen == run_fill_frame_ && here.passed_elsewhere_ns && here.passed_elsewhere_ns < run_fill_nak_ts_) {
       // The resend filled the hole here first, and this transmission passed
       // the other points once, before the NAK it answered: the late
-      // original, overtaken by its own resend. The resend run goes on.
+      // original, overtaken by its own resend. The resend run goes on,
+      // reordering's doing if that NAK is still the flow's latest.
       SeqResult late;
       late.seq = SeqClass::out_of_order;
+      if (run_nak_frame_ == ctx.seq_nak.frame && ctx.seq_nak.psn == p.psn) {
+        late.reorder_nak = run_reorder_ = true;
+        late.nak_frame = run_nak_frame_;
+      }
       late.gap = static_cast<uint32_t>(-psn::diff(p.psn, highest_));
       late.has_expected = true;
       late.expected_psn = window_lo_;

@@ -101,6 +101,11 @@ class RequestSequence {
   bool may_be_late_original(uint32_t n) const {
     return fills_hole(n) || (run_fill_frame_ && psn::at_or_after(highest_, n) && first_seen_.find(n) == run_fill_frame_);
   }
+  // The NAK `nak_frame` (a copy of it) was taken back: the run answering
+  // it is reordering's doing from here on.
+  void nak_taken_back(uint32_t nak_frame) {
+    if (nak_frame && run_nak_frame_ == nak_frame) run_reorder_ = true;
+  }
 
  private:
   struct Hole {

@@ -122,7 +122,8 @@ void render_request(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verd
         expert_add_info_format(pinfo, add_flag(st, tvb, ids.read_retry), &ids.ei_read_retry,
                                "READ retry on QP 0x%06x at %s: PSN %u re-issued for responses that did not arrive",
                                qp, point.c_str(), v.pkt.psn);
-      if (v.reorder_nak) add_flag(st, tvb, check_field(kReorderNak));
+      // Or its NAK was taken back since (known on later passes).
+      if (v.reorder_nak || session_events().nak_taken_back(v.nak_frame)) add_flag(st, tvb, check_field(kReorderNak));
       if (v.seq == SeqClass::gbn_resend)
         expert_add_info_format(pinfo, add_flag(st, tvb, ids.gbn_resend), &ids.ei_gbn,
                                "Go-back-N resend on QP 0x%06x at %s after the NAK in frame %u", qp, point.c_str(),

@@ -113,8 +113,9 @@ void render_packet_pfc(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
                            "Released right after a pause at %s, but its MACs put it on both sides of the link: not "
                            "counted as held",
                            point.c_str());
-  // Not on a NAK a late original took back (known on later passes).
-  if (p.lossy_first && !session_events().nak_taken_back(v.frame))
+  // Not on a NAK a late original took back, nor on a resend it forced
+  // (known on later passes).
+  if (p.lossy_first && !session_events().nak_taken_back(v.frame) && !session_events().nak_taken_back(v.nak_frame))
     expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kLossyQueue)), check_expert(kLossyQueue),
                            "RoCE loss on priority %u at %s, and no PFC frame for priority %u seen: RoCE is likely in "
                            "a lossy queue",

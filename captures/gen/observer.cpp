@@ -94,10 +94,10 @@ std::string Observer::request_verdict(Stream& s, const FrameInfo& in, Ns time, s
       overtaken = true;
       s.ooo.push_back(in.psn);
       if (s.ooo.size() > 64) s.ooo.pop_front();
-      // The latest sequence NAK asked for this PSN, and no resend came since:
-      // it and its copies were reordering's doing, not a loss.
-      if (mode.seq_ns && *mode.seq_ns <= time && !mode.seq_reorder && mode.seq_psn == in.psn &&
-          (!mode.last_resend_ns || *mode.last_resend_ns < *mode.seq_ns)) {
+      // The latest sequence NAK asked for this PSN: it and its copies were
+      // reordering's doing, not a loss, whether its resends overtook this
+      // packet or not.
+      if (mode.seq_ns && *mode.seq_ns <= time && !mode.seq_reorder && mode.seq_psn == in.psn) {
         mode.seq_reorder = true;
         mode.reorder_packets.insert(mode.seq_packet);
         taken_back = std::move(mode.seq_frames);

@@ -57,6 +57,7 @@ EXPECT = {
     "nak_codes": ("nak_error", set()),
     "reorder_nak": ("reorder_nak", set()),
     "reorder_nak_late": ("reorder_nak", set()),
+    "reorder_nak_long": ("reorder_nak", set()),
     "gbn_nak_early": ("lossy_queue", set()),
     "gbn_nak_mirror": ("lossy_queue", {"mirror_duplicates"}),
     "selective": ("lossy_queue", set()),

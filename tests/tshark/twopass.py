@@ -9,14 +9,15 @@ def causal(tsv):
     return [{k: v for k, v in r.items() if k not in rslib.LATER_PASS_FIELDS} for r in rows]
 
 
-# A sequence NAK a late original took back (docs/analysis.md): one pass
-# leaves it as decided when it passed; a later pass knows better.
+# A sequence NAK a late original took back, or a resend it forced that
+# passed before the late original (docs/analysis.md): one pass leaves it as
+# decided when it passed; a later pass knows better.
 TAKEN_BACK = ("roce.seq.reorder_nak", "roce.pfc.lossy_queue")
 
 
 def taken_back(a, b):
-    return (a.get("roce.ack.nak") == "PSN sequence error" and a.get("roce.seq.reorder_nak") == ""
-            and b.get("roce.seq.reorder_nak") == "1")
+    forced = a.get("roce.ack.nak") == "PSN sequence error" or a.get("roce.seq.retransmission") == "1"
+    return forced and a.get("roce.seq.reorder_nak") == "" and b.get("roce.seq.reorder_nak") == "1"
 
 
 def run(argv):

@@ -499,14 +499,27 @@ TEST(Findings, LateOriginalAfterItsResendIsOutOfOrder) {
     EXPECT_EQ(fill->nak_frame, nak->frame);
     const Verdict* late = at(1, w.req(9 * us + 50, 2), 102);
     const Verdict* next = at(1, w.req(9 * us + 100, 3), resent_3);
+    const Triage tr = t.triage(w.frame);
+    const Finding* reorder = of_kind(tr, kind("reorder_nak"));
     if (new_ip_id) {
       EXPECT_EQ(late->seq, SeqClass::out_of_order);
       EXPECT_EQ(late->gap, 1u);
+      EXPECT_TRUE(late->reorder_nak);
       EXPECT_EQ(next->seq, SeqClass::gbn_resend);
       EXPECT_EQ(next->nak_frame, nak->frame);
+      EXPECT_TRUE(next->reorder_nak);  // the run goes on, reordering's doing
+      // Nothing was lost: the NAK at both points and the resends that
+      // passed before the late original are taken back.
+      EXPECT_EQ(of_kind(tr, kind("lossy_queue")), nullptr);
+      ASSERT_NE(reorder, nullptr);
+      EXPECT_EQ(reorder->evidence, 7u);  // 2 NAKs, 4 resends, the late original
+      for (const auto& [key, q] : t.stats.impact.rows()) EXPECT_EQ(q->reorder_runs, q->runs) << key.second;
+      for (const auto& [key, row] : t.stats.qp.rows()) EXPECT_EQ(row.reorder_resends, row.retransmissions);
     } else {
       EXPECT_TRUE(is_retransmission(late->seq));  // a copy of the resend, or the original: unknown
       EXPECT_TRUE(late->ambiguous);
+      EXPECT_EQ(reorder, nullptr);
+      EXPECT_NE(of_kind(tr, kind("lossy_queue")), nullptr);
     }
   }
 }
