@@ -172,6 +172,12 @@ void Analyzer::match_across_points(const PacketInfo& p, Verdict& v) {
       h->ecn_unmarked = ecn_.add(place, h->queue_ns, h->ce_set);
       h->ecn_unmarked_first = h->ecn_unmarked && ecn_noted_.insert(place).second;
     }
+    if (v.role == Role::cnp) {
+      h->cnp_wait_ns = cnp_queueing_.queued_like_data(p.ts_ns, *h, p.point);
+      h->cnp_queued_first = h->cnp_wait_ns && cnp_queued_noted_.insert({h->prev_point, p.point}).second;
+    } else if (v.role == Role::request || v.role == Role::response) {
+      cnp_queueing_.data(p.ts_ns, *h, p.point);
+    }
     hop_ = *h;
     v.has_hop = has_hop_ = true;
   }

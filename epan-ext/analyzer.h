@@ -18,6 +18,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "epan-ext/cnp_queueing.h"
 #include "epan-ext/config.h"
 #include "epan-ext/ecn_compare.h"
 #include "epan-ext/flow_table.h"
@@ -141,6 +142,8 @@ class Analyzer {
   hop::HopMatcher hops_{cfg_, events_};
   hop::EcnWatch ecn_{cfg_.ecn_onset_tolerance_ns};
   std::set<hop::EcnPlace> ecn_noted_;  // hops with an ecn_unmarked expert info
+  hop::CnpQueueing cnp_queueing_;
+  std::set<std::pair<uint32_t, uint32_t>> cnp_queued_noted_;  // hops with a cnp_queued expert info
   FlowTable flows_;
   std::deque<FlowPoint> flow_points_;  // a deque: growing never copies them all
   std::unordered_map<uint64_t, uint32_t> flow_point_index_;  // flow << 32 | point

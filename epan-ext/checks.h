@@ -194,6 +194,16 @@ inline constexpr Check kCatalogue[] = {
       "ECN marking onsets per hop and priority (`-z roce,hops`): a hop marking later than another by more than "
       "`roce.ecn_onset_tolerance_us`, or never while it queues that far beyond the other's onset",
       "hop, priority, the hop it differs from", "pause stall"}},
+    {"cnp_queued",
+     {{{"roce.hop.cnp_queued", "CNP queued like data",
+        "A CNP that waited on this hop at least half as long as the RoCE data that queued 10 us or more there just "
+        "before it: CNPs share the data's queue instead of a strict-priority class of their own"}}},
+     {{{"roce.hop.cnp_queued.expert", protocol, warn, "CNP queued behind RoCE data between points"}}},
+     "{field} && roce.point == {point} && roce.hop.prev_point == {prev_point}",
+     "multipoint.md#cnps-queued-like-data",
+     {"warning",
+      "CNPs that wait on a hop about as long as the RoCE data queued there just before them (`roce.hop.cnp_queued`)",
+      "hop", "pause stall"}},
     {"ecn_above_xoff",
      {{{"roce.pfc.no_ecn", "No ECN before pause",
         "The pause started with no ECN-CE mark or CNP on this link before it (roce.ecn_window_us)"}}},

@@ -89,6 +89,13 @@ struct HopVerdict {
   // marking so far differs (epan-ext/ecn_compare.h); set by the analyzer.
   bool ecn_unmarked = false;
   bool ecn_unmarked_first = false;  // the first on this hop and priority: the expert info
+  // A CNP's wait on this hop, when it is at least half as long as that of
+  // RoCE data queued 10 us or more just before it: not in a class of its
+  // own (epan-ext/cnp_queueing.h); set by the analyzer. Measured above the
+  // data's base latency (a CNP flow's own minimum may be queued too); 0:
+  // not such a CNP.
+  uint64_t cnp_wait_ns = 0;
+  bool cnp_queued_first = false;  // the first on this hop: the expert info
   uint32_t first_point = 0;    // the most upstream point that saw this transmission
   int64_t e2e_ns = 0;          // from there to here
 };

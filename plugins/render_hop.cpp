@@ -23,6 +23,7 @@ constexpr checks::Kind kMergedPoints = checks::kind("merged_points");
 constexpr checks::Kind kHopLoss = checks::kind("hop_loss");
 constexpr checks::Kind kMtu = checks::kind("mtu_mismatch");
 constexpr checks::Kind kVlanChanged = checks::kind("vlan_changed");
+constexpr checks::Kind kCnpQueued = checks::kind("cnp_queued");
 
 std::string marking(uint8_t dscp, int pcp) {
   return "DSCP " + std::to_string(dscp) + (pcp >= 0 ? " PCP " + std::to_string(pcp) : std::string(" untagged"));
@@ -71,6 +72,14 @@ void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
                                "hop marks priority %u: this hop's ECN threshold is higher (-z roce,hops)",
                                static_cast<double>(h->queue_ns) / 1e3, prev.c_str(), point.c_str(),
                                unsigned{v.pfc.priority});
+    }
+    if (h->cnp_wait_ns) {
+      proto_item* it = add_flag(ht, tvb, check_field(kCnpQueued));
+      if (h->cnp_queued_first)
+        expert_add_info_format(pinfo, it, check_expert(kCnpQueued),
+                               "CNP queued %.1f us between %s and %s, like the RoCE data before it: CNPs are not in a "
+                               "strict-priority class of their own",
+                               static_cast<double>(h->cnp_wait_ns) / 1e3, prev.c_str(), point.c_str());
     }
     if (h->microburst) {
       proto_item* it = add_flag(ht, tvb, check_field(kMicroburst));

@@ -31,6 +31,9 @@ struct QueueBurst {
   Ns at = 0;
   Ns length = 0;  // `for=`
   std::optional<std::array<size_t, 2>> dir;  // only host [0] -> host [1]; else both directions
+  // `cnp=strict`: CNPs are in a strict-priority class of their own and skip
+  // the backlog; by default (`cnp=shared`) they wait in it like the data.
+  bool cnp_strict = false;
   int line = 0;
 
   Ns backlog(Ns t) const;

@@ -797,7 +797,7 @@ class Parser {
   }
 
   void queue() {
-    want_words(3, 3, "queue <point> <delay> at=T for=T [dir=<host>-><host>]");
+    want_words(3, 3, "queue <point> <delay> at=T for=T [dir=<host>-><host>] [cnp=shared|strict]");
     QueueBurst q;
     q.line = line_;
     q.point = tap_point(words_[1]);
@@ -810,6 +810,10 @@ class Parser {
     if (q.delay <= 0 || q.length <= 0) fail("queue delay and for= must be above 0");
     if (q.delay > kMaxShift || q.length > kMaxShift) fail("queue delay and for= are at most 1s");
     if (auto d = opt("dir")) q.dir = direction(*d);
+    if (auto c = opt("cnp")) {
+      if (*c != "shared" && *c != "strict") fail("queue cnp= is shared or strict, not '" + std::string(*c) + "'");
+      q.cnp_strict = *c == "strict";
+    }
     sc_.queues.push_back(q);
   }
 

@@ -598,6 +598,7 @@ Ns Simulation::queue_wait(size_t point, uint32_t ei, const InFlight& p) {
   for (size_t i : queues_at_[point]) {
     const QueueBurst& q = sc_.queues[i];
     if (q.dir && ((*q.dir)[0] != p.info.src_host || (*q.dir)[1] != p.info.dst_host)) continue;
+    if (q.cnp_strict && p.info.kind == FrameKind::cnp) continue;
     Ns& last = queue_last_[{i, ei}];
     Ns t = now_ + q.backlog(now_);
     if (last > now_) t = std::max(t, last + serialization(p.frame.bytes.size(), egress_[ei].mbps));

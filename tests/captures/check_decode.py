@@ -964,7 +964,7 @@ class Checker:
             if r['cause'] == 'mirror':
                 continue
             src, dst = r['dir'].split('->')
-            qs = sc.queues_at(point, src, dst)
+            qs = sc.queues_at(point, src, dst, r['kind'])
             waited = int(r['queue_ns'])
             if not qs:
                 if waited:

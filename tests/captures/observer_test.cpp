@@ -282,12 +282,21 @@ TEST(Observer, NakOfAnOvertakenPsnSaysReorder) {
   const Judgement late = g.req(11);  // ... until the late original takes it back
   EXPECT_EQ(late.verdict, "ooo:1");
   EXPECT_EQ(late.taken_back.size(), 1u);
-  Feed h;  // a resend came first: nothing to take back
+  Feed h;  // its resends came first (a detour longer than a round trip): taken back all the same
   h.req(10);
   h.req(12);
   h.ack(11, aeth::kNakPsnSeqError);
-  h.req(13, false, Cause::gbn);
-  EXPECT_TRUE(h.req(11).taken_back.empty());
+  h.req(11, false, Cause::gbn);
+  h.req(12, false, Cause::gbn);
+  const Judgement after = h.req(11);
+  EXPECT_EQ(after.verdict, "ooo:1");
+  EXPECT_EQ(after.taken_back.size(), 1u);
+  Feed k;  // a late original of another PSN takes nothing back
+  k.req(10);
+  k.req(13);
+  k.ack(11, aeth::kNakPsnSeqError);
+  k.req(11, false, Cause::gbn);
+  EXPECT_TRUE(k.req(12).taken_back.empty());
 }
 
 TEST(Observer, SelectiveResendNeedsItsNak) {

@@ -31,7 +31,7 @@ TEST(ScenarioMultipoint, ClockOffsetsMayBeNegative) {
 }
 
 TEST(ScenarioMultipoint, QueueBurst) {
-  Scenario s = parse_scenario(kBase + "queue p2 50us at=20us for=30us dir=a->b\nqueue p2 5us at=200us for=1us\n");
+  Scenario s = parse_scenario(kBase + "queue p2 50us at=20us for=30us dir=a->b\nqueue p2 5us at=200us for=1us cnp=strict\n");
   ASSERT_EQ(s.queues.size(), 2u);
   const QueueBurst& q = s.queues[0];
   EXPECT_EQ(q.point, 1u);
@@ -41,6 +41,8 @@ TEST(ScenarioMultipoint, QueueBurst) {
   ASSERT_TRUE(q.dir.has_value());
   EXPECT_EQ((*q.dir)[0], 0u);
   EXPECT_FALSE(s.queues[1].dir.has_value());  // both directions
+  EXPECT_FALSE(q.cnp_strict);                   // CNPs wait like the data by default
+  EXPECT_TRUE(s.queues[1].cnp_strict);
 }
 
 TEST(ScenarioMultipoint, ErspanToACollector) {
@@ -85,6 +87,8 @@ TEST(ScenarioMultipoint, RejectsBadInput) {
       {kBase + "queue p2 0us at=1us for=1us\n", "above 0"},
       {kBase + "queue p2 at=1us for=1us\n", "usage: queue"},
       {kBase + "queue p2 1us at=1us for=1us dir=a-b\n", "dir must be"},
+      {kBase + "queue p2 1us at=1us for=1us cnp=fast\n", "cnp= is shared or strict"},
+      {kBase + "queue p2 1us at=1us for=1us cnp=strict\n", ""},
       {kBase + "queue p2 10us at=0us for=10us\nqueue p2 1us at=19us for=1us\n", "overlaps the one on line 5"},
       {kBase + "queue p2 10us at=0us for=10us\nqueue p2 1us at=20us for=1us\n", ""},  // after the drain
       {kBase + "queue p2 10us at=0us for=10us dir=a->b\nqueue p2 1us at=5us for=1us dir=b->a\n", ""},

@@ -169,6 +169,7 @@ class Scenario:
             self.queues.append({
                 'point': pos[0], 'delay': duration(pos[1]), 'at': duration(opts['at']), 'for': duration(opts['for']),
                 'dir': tuple(opts['dir'].split('->')) if 'dir' in opts else None,
+                'cnp_strict': opts.get('cnp') == 'strict',  # CNPs skip it
             })
         elif d == 'marking':
             q = self.qp(pos[0])
@@ -417,8 +418,9 @@ class Scenario:
         e = self.erspan.get(point)
         return 0 if e is None else 14 + 20 + 8 + (12 if e['type'] == 3 else 8)
 
-    def queues_at(self, point, src, dst):
-        return [q for q in self.queues if q['point'] == point and q['dir'] in (None, (src, dst))]
+    def queues_at(self, point, src, dst, kind=None):
+        return [q for q in self.queues if q['point'] == point and q['dir'] in (None, (src, dst))
+                and not (q['cnp_strict'] and kind == 'cnp')]
 
     def find_qp(self, src, dst, dest_qpn):
         """QPs whose end at host dst has QPN dest_qpn and whose other end is src."""

@@ -39,6 +39,8 @@ EXPECT = {
     "mp_vlan_bridged": ("vlan_changed", {"reordering"}),
     "multipoint": ("hop_loss", set()),
     "mp_burst": ("microburst", set()),
+    "mp_cnp_queued": ("cnp_queued", {"microburst"}),
+    "mp_cnp_strict": ("microburst", set()),
     "mp_ecn_onsets": ("ecn_threshold_mismatch", {"microburst"}),
     "mp_ecn_never": ("ecn_threshold_mismatch", {"microburst"}),
     "mp_ecn_reorder": ("ecn_threshold_mismatch", {"microburst", "reordering"}),
@@ -68,6 +70,13 @@ EXPECT = {
     "pfc_bridged": ("pfc_storm", set()),
     "reorder_ooo": (None, {"reordering"}),
 }
+# scenario: kinds that must not appear (what the scenario's fabric does not
+# do, though a habit of the analysis might say it does).
+ABSENT = {
+    "reorder_nak_late": {"lossy_queue"},
+    "reorder_nak_long": {"lossy_queue"},
+    "mp_cnp_strict": {"cnp_queued"},
+}
 # Correct traffic: no finding above a note, and a clean bill of health.
 CLEAN = {"clean", "qos_clean", "mp_ce", "cm_reuse", "cnp", "reorder_ooo"}
 # ... and of those, the ones with no congestion either: a clean bill of
@@ -80,7 +89,7 @@ HEALTHY = {"clean", "cm_reuse", "reorder_ooo"}
 EXACT = {"pfc_storm", "pfc_propagation", "ecn_above_xoff", "pfc_wrong_class", "lossy_queue", "dscp_not_lossless",
          "dscp_remarked", "pcp_mismatch", "inconsistent_marking", "ecn_not_capable", "cnp_class", "icrc_bad",
          "loss", "timeout_retransmission", "ce_without_cnp", "bad_pfc_frames", "merged_points", "rnr",
-         "mirror_duplicates", "nak_error", "reorder_nak", "reordering", "vlan_changed", "mtu_mismatch"}
+         "mirror_duplicates", "nak_error", "reorder_nak", "reordering", "vlan_changed", "mtu_mismatch", "cnp_queued"}
 
 
 def selected(capture, flt):
@@ -124,6 +133,8 @@ def run(argv):
         missing = (present | ({first} if first else set())) - set(kinds)
         if missing:
             problems.append(f"missing {sorted(missing)} (found {kinds})")
+    if unwanted := ABSENT.get(scenario, set()) & set(kinds):
+        problems.append(f"{sorted(unwanted)} should not be found (found {kinds})")
 
     # Ranked: warnings and errors by stall time, then notes.
     keys = [(f["severity"] != "note", f["impact"]["stall_ns"]) for f in findings]
