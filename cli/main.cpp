@@ -147,6 +147,7 @@ struct Run {
     if (d.kind == decode::Kind::not_ours) return;
     const uint32_t point = points::frame_point(settings.naming.key, r.interface, d.erspan_session, d.outer_vlan);
     d.set_point(point);
+    if (d.kind == decode::Kind::cross) return analyzer.process(d.cross);  // weighed only: it names no point
     if (!analyzer.point_named(point))
       analyzer.name_point(point,
                           points::name(settings.naming, point, points::is_interface(point) ? in.interface_name(point) : nullptr));
@@ -158,6 +159,7 @@ struct Run {
       case decode::Kind::pause: rec.pause = &analyzer.process(d.pause); break;
       case decode::Kind::dcbx: dcbx = analyzer.process(number, d.dcbx), rec.dcbx = &dcbx; break;
       case decode::Kind::icmp: icmp = analyzer.process(d.icmp), rec.icmp = &icmp; break;
+      case decode::Kind::cross:
       case decode::Kind::not_ours: return;
     }
     tapped.add(rec);

@@ -178,9 +178,28 @@ void Analyzer::match_across_points(const PacketInfo& p, Verdict& v) {
     } else if (v.role == Role::request || v.role == Role::response) {
       cnp_queueing_.data(p.ts_ns, *h, p.point);
     }
+    weigh_against_besteffort(p, v, *h);
     hop_ = *h;
     v.has_hop = has_hop_ = true;
   }
+}
+
+// A packet held by a pause waited for PFC, one overtaken took a longer way:
+// neither waited behind best-effort in the hop's queue.
+void Analyzer::weigh_against_besteffort(const PacketInfo& p, const Verdict& v, hop::HopVerdict& h) {
+  const bool judge = !h.overtaken && !v.pfc.held && h.queue_ns >= cfg_.microburst_ns;
+  const uint8_t priority = priority_of(p);
+  const hop::Starvation s = besteffort_.roce(h.prev_point, p.point, p.ts_ns, p.frame_len, h.queue_ns, judge,
+                                             cfg_.gbps(p.point), priority);
+  if (!s.be_share_pct) return;
+  h.be_share_pct = s.be_share_pct, h.be_fill_pct = s.fill_pct, h.be_wait_ns = s.be_wait_ns;
+  h.be_starved_first = besteffort_.starved().at({h.prev_point, p.point}).packets == hop::BestEffort::kMinEvidence;
+}
+
+void Analyzer::process(const CrossPacket& c) {
+  // Only at points RoCE was seen at, once there are two of them.
+  if (!hops_.active() || !admitted_points_.contains(c.point)) return;
+  besteffort_.cross(c, static_cast<int64_t>(c.ts_ns) - hops_.clocks().offset(c.point));
 }
 
 // Judged from what came before, so one pass knows it (kCnpDeadlineNs). A
@@ -428,7 +447,7 @@ void Analyzer::take_back_nak(uint32_t flow, uint32_t late_frame) {
   for (uint8_t i = 0; i < f.nak_copy_count; ++i) {
     const Flow::NakCopy& c = f.nak_copies[i];
     if (events_) events_->nak_reordered({c.frame, late_frame, flow, c.point, c.stream, c.priority});
-    for (uint32_t i : f.points) flow_points_[i].requests.nak_taken_back(c.frame);
+    for (uint32_t fp : f.points) flow_points_[fp].requests.nak_taken_back(c.frame);
   }
   f.nak_copy_count = 0;
 }

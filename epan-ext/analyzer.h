@@ -18,6 +18,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "epan-ext/besteffort.h"
 #include "epan-ext/cnp_queueing.h"
 #include "epan-ext/config.h"
 #include "epan-ext/ecn_compare.h"
@@ -60,6 +61,10 @@ class Analyzer {
   // An ICMP "too big" message quoting RoCE (analyzer_icmp.cpp): matched to
   // the flow(s) it quotes and their largest packets so far.
   icmp::Verdict process(const icmp::TooBig& m);
+  // A TCP or UDP packet that is not RoCE: matched across the points RoCE
+  // was seen at, to compare its queueing with RoCE's (epan-ext/besteffort.h).
+  void process(const CrossPacket& c);
+  const hop::BestEffort& besteffort() const { return besteffort_; }
   // The distinct (router, MTU, flow) messages, by Verdict::report.
   const icmp::Report& icmp_report(uint32_t id) const { return icmp_reports_[id]; }
   // The flows from `src` to `dst`, any QP.
@@ -131,6 +136,7 @@ class Analyzer {
   // A late original proved the flow's sequence NAK was reordering's doing.
   void take_back_nak(uint32_t flow, uint32_t late_frame);
   void match_across_points(const PacketInfo& p, Verdict& v);
+  void weigh_against_besteffort(const PacketInfo& p, const Verdict& v, hop::HopVerdict& h);
   void check_one_place(const PacketInfo& p, Verdict& v);
   void watch_notification_point(const PacketInfo& p, Verdict& v);
 
@@ -144,6 +150,7 @@ class Analyzer {
   std::set<hop::EcnPlace> ecn_noted_;  // hops with an ecn_unmarked expert info
   hop::CnpQueueing cnp_queueing_;
   std::set<std::pair<uint32_t, uint32_t>> cnp_queued_noted_;  // hops with a cnp_queued expert info
+  hop::BestEffort besteffort_{cfg_.besteffort_share_pct, cfg_.match_window_ns};
   FlowTable flows_;
   std::deque<FlowPoint> flow_points_;  // a deque: growing never copies them all
   std::unordered_map<uint64_t, uint32_t> flow_point_index_;  // flow << 32 | point

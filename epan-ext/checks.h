@@ -204,6 +204,17 @@ inline constexpr Check kCatalogue[] = {
      {"warning",
       "CNPs that wait on a hop about as long as the RoCE data queued there just before them (`roce.hop.cnp_queued`)",
       "hop", "pause stall"}},
+    {"starved_by_besteffort",
+     {{{"roce.hop.be_starved", "Waited while best-effort took the port",
+        "RoCE that queued on this hop while best-effort traffic took more than roce.besteffort_share_pct of the "
+        "bytes leaving it, with the link full and best-effort barely queued: the port serves best-effort first"}}},
+     {{{"roce.hop.be_starved.expert", protocol, warn, "RoCE starved behind best-effort traffic between points"}}},
+     "{field} && roce.point == {point} && roce.hop.prev_point == {prev_point}",
+     "multipoint.md#roce-starved-by-best-effort",
+     {"warning",
+      "RoCE packets that queue on a hop while best-effort traffic, matched across the same points, takes more than "
+      "`roce.besteffort_share_pct` of the full link and barely queues (`roce.hop.be_starved`; 5 packets or more)",
+      "hop", "pause stall"}},
     {"ecn_above_xoff",
      {{{"roce.pfc.no_ecn", "No ECN before pause",
         "The pause started with no ECN-CE mark or CNP on this link before it (roce.ecn_window_us)"}}},

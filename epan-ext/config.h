@@ -83,6 +83,10 @@ struct Config {
   // Losses on a hop of frames longer than any that crossed it: this many
   // (and most of the hop's losses) before the size is taken as the cause.
   uint32_t mtu_min_lost = 3;
+  // While RoCE waits at a hop, best-effort traffic may take at most this
+  // share of the port's bytes: RoCE's ETS share is at least the rest
+  // (docs/multipoint.md#roce-starved-by-best-effort).
+  uint8_t besteffort_share_pct = 50;
   ClockMode clock_mode = ClockMode::synced;
   std::vector<std::string> path_order_names;  // roce.path_order: point names from one end of the path to the other
   std::vector<uint32_t> path_order;           // the same by point id, UINT32_MAX until a point of that name appears

@@ -69,6 +69,7 @@ void EvidenceStats::add_roce(const TapRecord& r, const Verdict& v) {
     if (h->vlan_changed) note(Clue::vlan, h->prev_point, v.point, hop::vlan_change(*h, v.pkt.pcp).key(), v.frame, s);
     if (h->ecn_bleached) note(Clue::ecn_bleached, h->prev_point, v.point, 0, v.frame, s);
     if (h->cnp_wait_ns) note(Clue::cnp_queued, h->prev_point, v.point, 0, v.frame, s);
+    if (h->be_share_pct) note(Clue::be_starved, h->prev_point, v.point, 0, v.frame, s);
     if (h->ecn_unmarked) note(Clue::ecn_unmarked, h->prev_point, v.point, v.pfc.priority, v.frame, s);
     if (h->burst_start) note(Clue::burst, h->prev_point, v.point, 0, v.frame, s);
     if (h->negative) note(Clue::negative, h->prev_point, v.point, 0, v.frame, s);

@@ -46,6 +46,7 @@ enum class Clue : uint8_t {
   cnp_missing,  // a response long after CE marks on its QP, never a CNP: a = request flow, b = point
   icmp_mtu,     // ICMP too-big with an MTU below the quoted flow's packets: a = Analyzer::icmp_report, b = point
   cnp_queued,   // a CNP queued like the data before it on a hop: a = from, b = to
+  be_starved,   // RoCE queued while best-effort took the port: a = from, b = to
 };
 
 // A MAC as the key's `c`.

@@ -227,6 +227,7 @@ Findings Builder::finish() {
 Findings find(const ReportStats& s, const Analyzer& a) {
   detail::Builder b(s, a);
   add_ecn_findings(b);
+  add_scheduling_findings(b);
   add_pfc_findings(b);
   add_qos_findings(b);
   add_vlan_findings(b);

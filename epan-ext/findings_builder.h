@@ -82,7 +82,8 @@ class Builder {
 std::string duration(uint64_t ns);  // "4.95 ms", "37.2 us", "850 ns"
 std::string streams_text(const std::set<uint32_t>& streams);  // "stream 0", "streams 0, 2"
 
-void add_ecn_findings(Builder& b);  // ECN marking thresholds compared per hop, CNPs queued like data
+void add_ecn_findings(Builder& b);  // ECN marking thresholds compared per hop
+void add_scheduling_findings(Builder& b);  // CNPs queued like data, RoCE starved behind best-effort
 void add_pfc_findings(Builder& b);
 void add_qos_findings(Builder& b);
 void add_vlan_findings(Builder& b);

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Findings from ECN marking compared hop by hop: a queue whose marking
-// threshold sits above the others' of its class (epan-ext/ecn_compare.h),
-// and CNPs that queue like data (epan-ext/cnp_queueing.h).
+// threshold sits above the others' of its class (epan-ext/ecn_compare.h).
 #include <cstdio>
 
-#include "epan-ext/cnp_queueing.h"
 #include "epan-ext/findings_builder.h"
 
 namespace roceshark::triage::detail {
@@ -27,32 +25,9 @@ std::string marking(const hop::EcnEstimate& e, double gbps) {
          (e.full_ns ? ", every packet from " + depth(*e.full_ns, gbps) : std::string());
 }
 
-// CNPs that queue at a hop like the data: DCQCN's rate cut reaches the
-// sender only after the queue it reports has grown on.
-void cnp_queueing(Builder& b) {
-  for (const auto& [k, h] : b.gather_hops(Clue::cnp_queued)) {
-    const std::string hop = b.hop(k.first, k.second);
-    Finding& f = b.add(kind("cnp_queued"), Severity::warning, hop);
-    f.where.hop = hop;
-    f.where.point = b.point(k.second);
-    f.impact = b.pause(h.streams);
-    Builder::evidence(f, h.items, checks::evidence_filter(f.kind, {{"point", std::to_string(k.second)},
-                                                                  {"prev_point", std::to_string(k.first)}}));
-    f.title = "CNPs queue behind RoCE data between " + b.point(k.first) + " and " + b.point(k.second);
-    f.detail = std::to_string(f.evidence) + " CNPs waited on the hop at least half as long as the RoCE data that "
-               "queued " + duration(hop::CnpQueueing::kMinDataQueueNs) + " or more there just before them: they "
-               "share the data's queue, so each rate cut reaches the sender late";
-    f.fix = "Give CNPs a strict-priority class of their own on the egress port towards " + b.point(k.second) +
-            " (and on every port of the path): classify the CNP DSCP (48 by default on mlx5: "
-            "/sys/class/net/<if>/ecn/roce_np/cnp_dscp) into their own priority and traffic class (e.g. priority 6), "
-            "and make that class strict priority in ETS, not a weighted share with RoCE data.";
-  }
-}
-
 }  // namespace
 
 void add_ecn_findings(Builder& b) {
-  cnp_queueing(b);
   for (const hop::EcnMismatch& m : b.ecn) {
     const hop::EcnPlace& p = m.place;
     const std::string hop = b.hop(p.from, p.to), ref = b.hop(m.reference.from, m.reference.to);

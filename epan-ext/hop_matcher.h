@@ -96,6 +96,12 @@ struct HopVerdict {
   // not such a CNP.
   uint64_t cnp_wait_ns = 0;
   bool cnp_queued_first = false;  // the first on this hop: the expert info
+  // RoCE that waited here while best-effort took the port (epan-ext/besteffort.h):
+  // best-effort's share of the bytes that left meanwhile (0: not such a
+  // packet), how full they kept the link, and best-effort's average wait.
+  uint8_t be_share_pct = 0, be_fill_pct = 0;
+  uint64_t be_wait_ns = 0;
+  bool be_starved_first = false;  // the hop's evidence is enough with this one: the expert info
   uint32_t first_point = 0;    // the most upstream point that saw this transmission
   int64_t e2e_ns = 0;          // from there to here
 };

@@ -224,6 +224,11 @@ std::vector<Preference> build() {
                      "cause (an MTU); default 3: one or two long frames lost is congestion as often",
                      Config{}.mtu_min_lost, 1, 1'000'000,
                      [](Settings& s, uint64_t v) { s.cfg.mtu_min_lost = static_cast<uint32_t>(v); }));
+  p.push_back(number("besteffort_share_pct", "Best-effort share limit (%)",
+                     "While RoCE waits at a hop, best-effort traffic taking more than this share of the bytes that "
+                     "leave through it is served ahead of RoCE (default 50: RoCE's ETS share is at least half)",
+                     Config{}.besteffort_share_pct, 1, 99,
+                     [](Settings& s, uint64_t v) { s.cfg.besteffort_share_pct = static_cast<uint8_t>(v); }));
   // The health baseline of -z roce,triage: "WARN,FAIL"; percentages stop at 100.
   p.push_back(health("health_loss_pct", "Health: loss (%)",
                      "WARN,FAIL: loss or timer recoveries per request, in percent", &HealthLimits::loss_pct, 100));

@@ -25,6 +25,8 @@ class StoredAnalysis : public Analyzer {
   const pfc::PauseVerdict& process(const pfc::PauseFrame& f);
   const qos::DcbxVerdict& process(uint32_t frame, const qos::DcbxAnnouncement& a);
   const icmp::Verdict& process(const icmp::TooBig& m);
+  // Cross traffic leaves no result of its own (a copy seen twice at one point is ignored).
+  void process(const CrossPacket& c) { Analyzer::process(c); }
 
   const Verdict* find(uint32_t frame) const;
   const pfc::PauseVerdict* find_pause(uint32_t frame) const;

@@ -46,6 +46,14 @@ class WindowTable {
     }
   }
 
+  // Drops the oldest entries beyond `max` (a capture whose time stands still expires nothing).
+  void trim(size_t max) {
+    while (ring_.size() > max) {
+      ring_.pop_front();
+      ++base_;
+    }
+  }
+
   size_t size() const { return ring_.size(); }
 
  private:

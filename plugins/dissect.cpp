@@ -48,6 +48,7 @@ int dissect_roce(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, void*) {
     const decode::Decoded d = extract(tvb, pinfo, check_icrc);
     switch (d.kind) {
       case decode::Kind::not_ours: return 0;
+      case decode::Kind::cross: a.process(d.cross); return 0;  // weighed, not shown
       case decode::Kind::pause:
         name_point(pinfo, a, d.pause.point);
         pause = &a.process(d.pause);

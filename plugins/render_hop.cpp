@@ -24,6 +24,7 @@ constexpr checks::Kind kHopLoss = checks::kind("hop_loss");
 constexpr checks::Kind kMtu = checks::kind("mtu_mismatch");
 constexpr checks::Kind kVlanChanged = checks::kind("vlan_changed");
 constexpr checks::Kind kCnpQueued = checks::kind("cnp_queued");
+constexpr checks::Kind kBeStarved = checks::kind("starved_by_besteffort");
 
 std::string marking(uint8_t dscp, int pcp) {
   return "DSCP " + std::to_string(dscp) + (pcp >= 0 ? " PCP " + std::to_string(pcp) : std::string(" untagged"));
@@ -80,6 +81,16 @@ void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
                                "CNP queued %.1f us between %s and %s, like the RoCE data before it: CNPs are not in a "
                                "strict-priority class of their own",
                                static_cast<double>(h->cnp_wait_ns) / 1e3, prev.c_str(), point.c_str());
+    }
+    if (h->be_share_pct) {
+      proto_item* it = add_flag(ht, tvb, check_field(kBeStarved));
+      if (h->be_starved_first)
+        expert_add_info_format(pinfo, it, check_expert(kBeStarved),
+                               "RoCE queued %.1f us between %s and %s while best-effort took %u%% of the bytes "
+                               "leaving (link %u%% full) and waited %.1f us on average: best-effort is served first",
+                               static_cast<double>(h->queue_ns) / 1e3, prev.c_str(), point.c_str(),
+                               unsigned{h->be_share_pct}, unsigned{h->be_fill_pct},
+                               static_cast<double>(h->be_wait_ns) / 1e3);
     }
     if (h->microburst) {
       proto_item* it = add_flag(ht, tvb, check_field(kMicroburst));

@@ -45,6 +45,9 @@ enum class EventKind : uint8_t {
   pfc_frame,      // a = pfc directive, b = which of its frames
   lldp_frame,     // a = lldp directive, b = which of its frames
   icmp_frame,     // copy: an ICMP too-big message passing its point
+  besteffort_frame,   // a = besteffort directive, b = which of its packets: recorded at the upstream point
+  besteffort_arrive,  // a = besteffort directive: pkt reaches the queue feeding its point
+  besteffort_leave,   // pkt has left that queue: recorded at the point, and goes no further
 };
 
 struct Event {

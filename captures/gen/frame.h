@@ -11,9 +11,12 @@
 
 namespace roceshark::gen {
 
-enum class FrameKind : uint8_t { req, ack, nak, cnp, cm, readresp, pfc, lldp, icmp };
+// besteffort: a packet of a `besteffort` flow, TCP cross traffic.
+enum class FrameKind : uint8_t { req, ack, nak, cnp, cm, readresp, pfc, lldp, icmp, besteffort };
 
-constexpr bool is_roce(FrameKind k) { return k != FrameKind::pfc && k != FrameKind::lldp && k != FrameKind::icmp; }
+constexpr bool is_roce(FrameKind k) {
+  return k != FrameKind::pfc && k != FrameKind::lldp && k != FrameKind::icmp && k != FrameKind::besteffort;
+}
 
 struct PfcDirective;
 struct LldpDirective;

@@ -24,6 +24,7 @@ std::string_view kind_name(FrameKind k) {
     case FrameKind::pfc: return "pfc";
     case FrameKind::lldp: return "lldp";
     case FrameKind::icmp: return "icmp";
+    case FrameKind::besteffort: return "besteffort";
   }
   return "?";
 }
@@ -175,6 +176,7 @@ Judgement Observer::judge(const Frame& f, uint64_t number) {
   if (in.kind == FrameKind::pfc) return {std::string(pfc_verdict(in.pfc->enable, in.pfc->quanta)), std::nullopt};
   if (in.kind == FrameKind::lldp) return {"lldp", std::nullopt};
   if (in.kind == FrameKind::icmp) return {"icmp-too-big", std::nullopt};
+  if (in.kind == FrameKind::besteffort) return {"besteffort", std::nullopt};  // cross traffic: no RoCE stream
   Stream& s = streams_[Key{f.point, in.qp, in.req_side}];
   switch (in.kind) {
     case FrameKind::req: {
@@ -240,7 +242,8 @@ Judgement Observer::judge(const Frame& f, uint64_t number) {
       return {"cm-rtu", std::nullopt};
     case FrameKind::pfc:
     case FrameKind::lldp:
-    case FrameKind::icmp: break;  // judged above
+    case FrameKind::icmp:
+    case FrameKind::besteffort: break;  // judged above
   }
   return {"?", std::nullopt};
 }

@@ -138,6 +138,11 @@ void Output::write(const Frame& f) {
     r.packet_id = f.packet_id;
     r.lost_after = f.lost_after;
     r.queue_ns = f.queued;
+  } else if (in.kind == FrameKind::besteffort) {
+    r.src = sc_.hosts[in.src_host].name;
+    r.dst = sc_.hosts[in.dst_host].name;
+    r.packet_id = f.packet_id;  // its two copies, before the queue and after it
+    r.queue_ns = f.queued;
   } else if (in.kind == FrameKind::icmp) {
     r.src = in.router;  // back to the dropped packet's sender; the row names that packet
     r.dst = sc_.hosts[in.src_host].name;

@@ -12,6 +12,7 @@
 
 #include "captures/gen/addresses.h"
 #include "captures/gen/atomic.h"
+#include "captures/gen/besteffort.h"
 #include "captures/gen/packet_builder.h"
 #include "captures/gen/queue_burst.h"
 #include "captures/gen/segmentation.h"
@@ -365,6 +366,7 @@ struct Scenario {
   std::vector<PfcDirective> pfcs;
   std::vector<LldpDirective> lldps;
   std::vector<QueueBurst> queues;
+  std::vector<BestEffort> besteffort;
   std::map<std::string, std::string> expect;  // read by the tests, not the generator
 
   // The point whose pcapng interface records `point`: itself, or its collector.

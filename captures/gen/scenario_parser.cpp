@@ -12,6 +12,7 @@
 
 #include "captures/gen/pfc_frame.h"
 #include "captures/gen/prng.h"
+#include "captures/gen/route.h"
 
 namespace roceshark::gen {
 
@@ -157,7 +158,7 @@ class Parser {
         {"pfc", &Parser::pfc},             {"xon", &Parser::pfc},
         {"lldp", &Parser::lldp},
         {"clock", &Parser::clock},         {"queue", &Parser::queue},
-        {"ecn_red", &Parser::ecn_red},
+        {"ecn_red", &Parser::ecn_red},     {"besteffort", &Parser::besteffort},
         {"collector", &Parser::collector}, {"erspan", &Parser::erspan},
     };
     static const std::unordered_map<std::string_view, Ns Timing::*> kDurations{
@@ -817,6 +818,51 @@ class Parser {
     sc_.queues.push_back(q);
   }
 
+  // "20gbps", "500mbps": a flow's rate in Gb/s.
+  double rate(std::string_view what, std::string_view text) const {
+    for (auto [unit, scale] : {std::pair<std::string_view, double>{"gbps", 1}, {"mbps", 1e-3}})
+      if (text.size() > unit.size() && text.ends_with(unit))
+        return gbps(what, text.substr(0, text.size() - unit.size())) * scale;
+    fail(std::string(what) + ": '" + std::string(text) + "' needs a unit: gbps or mbps (20gbps)");
+  }
+
+  void besteffort() {
+    want_words(3, 3,
+               "besteffort <point> <rate> at=T for=T dir=<host>-><host> sched=strict|ets:<pct> [size=<bytes>] [dscp=N] "
+               "[pcp=N]");
+    BestEffort b;
+    b.line = line_;
+    b.point = tap_point(words_[1]);
+    b.gbps = rate("besteffort rate", words_[2]);
+    auto at = opt("at");
+    auto length = opt("for");
+    if (!at || !length) fail("besteffort needs at=<time> and for=<duration>: when the flow sends");
+    b.at = duration("at", *at);
+    b.length = duration("for", *length);
+    if (b.length <= 0) fail("besteffort for= must be above 0");
+    if (b.length > kMaxShift) fail("besteffort for= is at most 1s");
+    auto d = opt("dir");
+    if (!d) fail("besteffort needs dir=<host>-><host>: the direction of the RoCE traffic it competes with");
+    b.dir = direction(*d);
+    auto sched = opt("sched");
+    if (!sched) fail("besteffort needs sched=strict or sched=ets:<pct>: how the queue serves it against RoCE");
+    if (*sched == "strict") {
+      b.sched = BestEffort::Sched::strict;
+    } else if (sched->starts_with("ets:")) {
+      b.sched = BestEffort::Sched::ets;
+      auto pct = parse_uint(sched->substr(4));
+      if (!pct || *pct < 1 || *pct > 99)
+        fail("besteffort sched=ets:<pct> gives RoCE's class 1-99 percent, not '" + std::string(sched->substr(4)) + "'");
+      b.ets_pct = static_cast<uint8_t>(*pct);
+    } else {
+      fail("besteffort sched= is strict or ets:<pct>, not '" + std::string(*sched) + "'");
+    }
+    if (auto v = opt("size")) b.size = static_cast<uint32_t>(number("size", *v, 9216));
+    if (auto v = opt("dscp")) b.dscp = static_cast<uint8_t>(number("dscp", *v, 63));
+    if (auto v = opt("pcp")) b.pcp = static_cast<uint8_t>(number("pcp", *v, 7));
+    sc_.besteffort.push_back(b);
+  }
+
   void ecn_red() {
     want_words(2, 2, "ecn_red <point> kmin=T kmax=T [pmax=PERCENT]");
     Point& p = sc_.points[tap_point(words_[1])];
@@ -1108,6 +1154,49 @@ class Parser {
 
   static int sender_side(const PacketSelect& s) { return s.traffic == Traffic::req ? s.side : 1 - s.side; }
 
+  // A best-effort flow's way: the point must have another one before it on
+  // the path of its direction (its packets are recorded there first); its
+  // VLAN and IP version follow the RoCE traffic between the hosts.
+  void resolve_besteffort(BestEffort& b) {
+    line_ = b.line;
+    const std::string way = sc_.hosts[b.dir[0]].name + " to " + sc_.hosts[b.dir[1]].name;
+    auto path = std::find_if(sc_.paths.begin(), sc_.paths.end(), [&](const Path& p) {
+      return (p.hosts[0] == b.dir[0] && p.hosts[1] == b.dir[1]) || (p.hosts[0] == b.dir[1] && p.hosts[1] == b.dir[0]);
+    });
+    if (path == sc_.paths.end()) fail("besteffort: no path joins " + way);
+    b.path = static_cast<size_t>(path - sc_.paths.begin());
+    b.forward = path->hosts[0] == b.dir[0];
+    std::vector<size_t> pts = path->points;
+    if (!b.forward) std::reverse(pts.begin(), pts.end());
+    const auto at = std::find(pts.begin(), pts.end(), b.point);
+    const std::string& name = sc_.points[b.point].name;
+    if (at == pts.end()) fail("besteffort: point '" + name + "' is not on the path from " + way);
+    if (at == pts.begin())
+      fail("besteffort: no capture point before '" + name + "' on the way from " + way +
+           ": the flow's packets are recorded at the point before it, then at it");
+    b.hop = static_cast<size_t>(at - pts.begin());
+    if (b.gbps > sc_.gbps_of(b.point)) {
+      std::ostringstream m;
+      m << "besteffort at " << b.gbps << " Gb/s is above the " << sc_.gbps_of(b.point) << " Gb/s link of point '"
+        << name << "'";
+      fail(m.str());
+    }
+    bool any = false, all_v6 = true;
+    for (const Qp& q : sc_.qps) {
+      const std::array<size_t, 2> hosts{q.side[0].host, q.side[1].host};
+      if (hosts != b.dir && hosts != std::array<size_t, 2>{b.dir[1], b.dir[0]}) continue;
+      if (!b.vlan) b.vlan = q.vlan;  // the first tagged QP's
+      any = true;
+      all_v6 = all_v6 && q.transport == Transport::v2_ipv6;
+    }
+    b.ipv6 = any && all_v6;
+    if (b.pcp && !b.vlan) fail("besteffort pcp= needs tagged RoCE traffic between the hosts (a qp with vlan=)");
+    const uint32_t least = std::max<uint32_t>(60, 14 + (b.vlan ? 4 : 0) + (b.ipv6 ? 40 : 20) + 20);
+    if (b.size && *b.size < least)
+      fail("besteffort size=" + std::to_string(*b.size) + " is below the " + std::to_string(least) +
+           " bytes of an Ethernet frame with its headers");
+  }
+
   // A SPAN session with rewrite=on mirrors a switch port: one end of the
   // tapped link is the switch, the other a host.
   void check_mirror_rewrite() {
@@ -1175,6 +1264,7 @@ class Parser {
     for (const auto& d : sc_.pfcs) check_end(d.point, d.from.node, d.line);
     for (const auto& d : sc_.lldps) check_end(d.point, d.from.node, d.line);
     check_macs();
+    for (auto& b : sc_.besteffort) resolve_besteffort(b);
     check_multipoint();
     std::stable_sort(sc_.markings.begin(), sc_.markings.end(), [](const MarkingChange& a, const MarkingChange& b) {
       return std::tie(a.qp, a.side, a.at) < std::tie(b.qp, b.side, b.at);
@@ -1269,6 +1359,28 @@ class Parser {
                " (a burst lasts at + for + its delay, while the queue drains)");
         }
       }
+    // One model per queue: a best-effort flow does not share its point and
+    // direction with a queue burst or another flow at the same time. It
+    // holds the queue from `at` until its last packet has crossed the segment.
+    for (size_t i = 0; i < sc_.besteffort.size(); ++i) {
+      const BestEffort& b = sc_.besteffort[i];
+      const Ns end = b.at + b.length + Route{&sc_.paths[b.path], b.forward}.latency(b.hop);
+      for (const QueueBurst& q : sc_.queues) {
+        if (q.point != b.point || (q.dir && *q.dir != b.dir) || q.at >= end || b.at >= q.end()) continue;
+        line_ = std::max(q.line, b.line);
+        fail("the besteffort flow on line " + std::to_string(b.line) + " and the queue burst on line " +
+             std::to_string(q.line) + " share the queue feeding '" + sc_.points[b.point].name +
+             "' at the same time: one model per queue");
+      }
+      for (size_t j = 0; j < i; ++j) {
+        const BestEffort& o = sc_.besteffort[j];
+        const Ns o_end = o.at + o.length + Route{&sc_.paths[o.path], o.forward}.latency(o.hop);
+        if (o.point != b.point || o.dir != b.dir || o.at >= end || b.at >= o_end) continue;
+        line_ = b.line;
+        fail("this besteffort flow shares the queue feeding '" + sc_.points[b.point].name +
+             "' with the one on line " + std::to_string(o.line) + " at the same time: one flow per queue");
+      }
+    }
     Ns earliest = 0;
     for (size_t i = 0; i < sc_.points.size(); ++i) earliest = std::min(earliest, sc_.shift_of(i));
     if (sc_.epoch_s * 1'000'000'000 + earliest < 0) {

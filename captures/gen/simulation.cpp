@@ -54,6 +54,25 @@ Simulation::Simulation(const Scenario& sc)
   queues_at_.resize(sc.points.size());
   queue_used_.assign(sc.queues.size(), false);
   for (size_t i = 0; i < sc.queues.size(); ++i) queues_at_[sc.queues[i].point].push_back(i);
+  besteffort_at_.resize(sc.points.size());
+  for (size_t i = 0; i < sc.besteffort.size(); ++i) {
+    const BestEffort& d = sc.besteffort[i];
+    const Route r{&sc.paths[d.path], d.forward};
+    const Ns spacing = serialization(d.frame_size(), rate_mbps(d.gbps));
+    const uint64_t count = static_cast<uint64_t>((d.length + spacing - 1) / spacing);
+    const Ns first = d.at + r.latency(d.hop);  // at the queue
+    const Ns last = first + static_cast<Ns>(count - 1) * spacing;
+    be_queues_.emplace_back(d, sc.gbps_of(d.point), first, last,
+                            serialization_exact(d.frame_size(), rate_mbps(sc.gbps_of(d.point))));
+    be_spacing_.push_back(spacing);
+    be_count_.push_back(count);
+    FrameInfo info;
+    info.kind = FrameKind::besteffort;
+    info.src_host = d.dir[0];
+    info.dst_host = d.dir[1];
+    be_info_.push_back(info);
+    besteffort_at_[d.point].push_back(i);
+  }
   erspan_seq_.assign(sc.points.size(), 0);
   rewrites_at_.resize(sc.points.size());
   rewrite_used_.assign(sc.rewrites.size(), false);
@@ -142,6 +161,8 @@ void Simulation::run(FrameSink& sink) {
     push(EventKind::pfc_frame, sc_.pfcs[d].when.at, static_cast<uint32_t>(d));
   for (size_t d = 0; d < sc_.lldps.size(); ++d)
     push(EventKind::lldp_frame, sc_.lldps[d].when.at, static_cast<uint32_t>(d));
+  for (size_t d = 0; d < sc_.besteffort.size(); ++d)
+    push(EventKind::besteffort_frame, sc_.besteffort[d].at, static_cast<uint32_t>(d));
   while (!events_.empty()) {
     Event e = events_.pop();
     if (e.t > sc_.timing.max_time) {
@@ -161,6 +182,10 @@ void Simulation::run(FrameSink& sink) {
     if (!mtu_used_[i]) unused.push_back(sc_.mtus[i].line);
   for (size_t i = 0; i < queue_used_.size(); ++i)
     if (!queue_used_[i]) unused.push_back(sc_.queues[i].line);
+  // A best-effort flow that no RoCE frame met at its queue while it ran
+  // shows nothing of what it is there for, whatever it sent.
+  for (size_t i = 0; i < be_queues_.size(); ++i)
+    if (!be_queues_[i].met_roce()) unused.push_back(sc_.besteffort[i].line);
   for (int line : factory_.unused_markings()) unused.push_back(line);
   std::sort(unused.begin(), unused.end());
   if (!unused.empty())
@@ -242,6 +267,9 @@ void Simulation::handle(Event& e) {
     case EventKind::queue_exit: enter_egress(e.a, e.pkt); break;
     case EventKind::pfc_frame: send_pfc(e.a, e.b); break;
     case EventKind::lldp_frame: send_lldp(e.a, e.b); break;
+    case EventKind::besteffort_frame: send_besteffort(e.a, e.b); break;
+    case EventKind::besteffort_arrive: besteffort_arrive(e.a, e.pkt); break;
+    case EventKind::besteffort_leave: record(e.pkt->route.point(e.pkt->hop), *e.pkt); break;
   }
 }
 
@@ -322,6 +350,10 @@ PacketPtr Simulation::flow_take(const FlowRef& f) {
 Ns Simulation::serialization(size_t bytes, int64_t mbps) {
   const int64_t bits = static_cast<int64_t>(bytes + kWireOverhead) * 8;
   return (bits * 1000 + mbps - 1) / mbps;
+}
+
+double Simulation::serialization_exact(size_t bytes, int64_t mbps) {
+  return static_cast<double>((bytes + kWireOverhead) * 8) * 1000.0 / static_cast<double>(mbps);
 }
 
 void Simulation::transmit(size_t host, PacketPtr p) {
@@ -472,12 +504,13 @@ void Simulation::arrive(const PacketPtr& pp) {
   const size_t point = p.route.point(hop);
   if (!rewrites_at_[point].empty()) apply_rewrites(point, p);
   const uint32_t e = egress_of(p.route, hop);
-  if (!queues_at_[point].empty())
-    if (const Ns wait = queue_wait(point, e, p); wait > 0) {
-      p.queued = wait;
-      red_mark(point, p);
-      return push(EventKind::queue_exit, now_ + wait, e, 0, pp);
-    }
+  Ns wait = queues_at_[point].empty() ? 0 : queue_wait(point, e, p);
+  if (!besteffort_at_[point].empty()) wait = besteffort_wait(point, e, p, wait);
+  if (wait > 0) {
+    p.queued = wait;
+    red_mark(point, p);
+    return push(EventKind::queue_exit, now_ + wait, e, 0, pp);
+  }
   enter_egress(e, pp);
 }
 
@@ -608,6 +641,76 @@ Ns Simulation::queue_wait(size_t point, uint32_t ei, const InFlight& p) {
     exit = std::max(exit, t);
   }
   return exit - now_;
+}
+
+// A RoCE frame of a best-effort flow's direction waits in the queue that
+// flow shares with it (besteffort.h); a `queue` burst's wait, if any, is
+// the least it waits.
+Ns Simulation::besteffort_wait(size_t point, uint32_t ei, const InFlight& p, Ns wait) {
+  for (size_t i : besteffort_at_[point]) {
+    const BestEffort& d = sc_.besteffort[i];
+    if (d.dir[0] != p.info.src_host || d.dir[1] != p.info.dst_host) continue;
+    wait = be_queues_[i].roce(now_, serialization_exact(p.frame.bytes.size(), egress_[ei].mbps), wait);
+  }
+  return wait;
+}
+
+// ---- best-effort cross traffic --------------------------------------------
+
+void Simulation::route_headers(InFlight& p, std::optional<size_t> from_hop, size_t hop) const {
+  if (sc_.bridged) return;  // an L2 fabric: the hosts' MACs and TTL 64 all the way
+  std::span<uint8_t> bytes(p.frame.bytes);
+  for (size_t seg = from_hop ? *from_hop + 1 : 0; seg <= hop; ++seg)
+    for (size_t k = 0; k < p.route.switches(seg); ++k) decrement_ttl(bytes, p.frame.at, p.transport);
+  const auto ends = link_macs(p.route, hop);
+  set_link_macs(bytes, ends[0], ends[1]);
+}
+
+// Packet k of the flow passes the point before the directive's, routed
+// there as a RoCE frame of its direction would be, and heads for the queue.
+void Simulation::send_besteffort(size_t d, uint64_t k) {
+  const BestEffort& b = sc_.besteffort[d];
+  const Host &src = sc_.hosts[b.dir[0]], &dst = sc_.hosts[b.dir[1]];
+  TcpFrameFields f;
+  f.src = src.mac;
+  f.dst = dst.mac;
+  f.vlan = b.vlan;
+  f.pcp = b.pcp.value_or(0);
+  f.v6 = b.ipv6;
+  f.src4 = src.ip4, f.dst4 = dst.ip4;
+  if (b.ipv6) f.src6 = *src.ip6, f.dst6 = *dst.ip6;
+  f.dscp = b.dscp;
+  f.ip_id = static_cast<uint16_t>(kBestEffortIpId + k);
+  f.sport = static_cast<uint16_t>(kBestEffortSport + d);
+  f.dport = kBestEffortDport;
+  f.seq = static_cast<uint32_t>(kBestEffortSeq + k * tcp_payload_len(b));
+  f.ack = kBestEffortAck;
+  f.size = b.frame_size();
+  auto p = std::make_shared<InFlight>();
+  p->info = be_info_[d];
+  p->frame = build_tcp_frame(f);
+  p->transport = b.ipv6 ? Transport::v2_ipv6 : Transport::v2_ipv4;
+  p->route = Route{&sc_.paths[b.path], b.forward};
+  p->id = ++next_packet_id_;
+  p->hop = b.hop - 1;
+  route_headers(*p, std::nullopt, p->hop);
+  record(p->route.point(p->hop), *p);
+  push(EventKind::besteffort_arrive, now_ + p->route.latency(b.hop), static_cast<uint32_t>(d), 0, p);
+  if (k + 1 < be_count_[d])
+    push(EventKind::besteffort_frame, b.at + static_cast<Ns>(k + 1) * be_spacing_[d], static_cast<uint32_t>(d),
+         static_cast<uint32_t>(k + 1));
+}
+
+void Simulation::besteffort_arrive(size_t d, const PacketPtr& pp) {
+  InFlight& p = *pp;
+  const size_t from = p.hop;
+  p.hop = sc_.besteffort[d].hop;
+  route_headers(p, from, p.hop);
+  const int64_t mbps = rate_mbps(sc_.gbps_of(sc_.besteffort[d].point));
+  const size_t len = p.frame.bytes.size();
+  const Ns exit = be_queues_[d].besteffort(now_, serialization_exact(len, mbps));
+  p.queued = std::max<Ns>(0, exit - now_ - serialization(len, mbps));
+  push(EventKind::besteffort_leave, exit, 0, 0, pp);
 }
 
 // `ecn_red`: the mark depends on the queueing and on a draw from the seed
@@ -832,6 +935,7 @@ void Simulation::deliver(const PacketPtr& p) {
     case FrameKind::pfc:
     case FrameKind::lldp: break;  // link-local: recorded at their point, never forwarded
     case FrameKind::icmp: break;  // recorded where it passes, never routed itself
+    case FrameKind::besteffort: break;  // recorded at two points, never delivered
   }
   check_done(p->info.qp);
 }

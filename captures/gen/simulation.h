@@ -118,6 +118,7 @@ class Simulation {
   void mirror_other_side(const InFlight& p, std::vector<uint8_t>& bytes) const;
   Ns serialization(size_t bytes) const { return serialization(bytes, rate_mbps_); }
   static Ns serialization(size_t bytes, int64_t mbps);
+  static double serialization_exact(size_t bytes, int64_t mbps);  // not rounded
 
   // Capture points: marking rewrites, pacing and PFC pauses.
   uint32_t egress_of(const Route& r, size_t hop) const;
@@ -140,6 +141,15 @@ class Simulation {
   void send_pfc(size_t directive, uint64_t k);
   void send_lldp(size_t directive, uint64_t k);
   void record_link_local(size_t point, const FrameInfo& info, const std::vector<uint8_t>& bytes, uint64_t ctrl_id);
+
+  // `besteffort`: TCP cross traffic recorded at the point before the
+  // directive's, then queued with RoCE and recorded at it.
+  void send_besteffort(size_t directive, uint64_t k);
+  void besteffort_arrive(size_t directive, const PacketPtr& p);
+  // The TTL and MACs a routed packet has at `hop`, having had them at `p.hop` (or fresh from the sender).
+  void route_headers(InFlight& p, std::optional<size_t> from_hop, size_t hop) const;
+  // RoCE's wait in the best-effort schedulers at this point, on top of `wait`.
+  Ns besteffort_wait(size_t point, uint32_t egress, const InFlight& p, Ns wait);
 
   // Endpoints.
   void deliver(const PacketPtr& p);
@@ -182,6 +192,11 @@ class Simulation {
   std::vector<std::vector<size_t>> queues_at_;           // [point]: indices into sc_.queues
   std::map<std::pair<size_t, uint32_t>, Ns> queue_last_;  // (burst, egress): when its last queued frame left
   std::vector<bool> queue_used_;                          // [burst]: it delayed some packet
+  std::vector<std::vector<size_t>> besteffort_at_;        // [point]: indices into sc_.besteffort
+  std::vector<BestEffortQueue> be_queues_;                // [besteffort]: its scheduler
+  std::vector<FrameInfo> be_info_;                        // [besteffort]
+  std::vector<Ns> be_spacing_;                            // [besteffort]: between its packets
+  std::vector<uint64_t> be_count_;                        // [besteffort]: how many it sends
   std::vector<uint32_t> erspan_seq_;                      // [point]: next GRE sequence number of its session
   std::vector<uint8_t> erspan_bytes_;                     // the copy being recorded
   Stats stats_;

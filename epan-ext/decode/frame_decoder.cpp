@@ -17,7 +17,7 @@ constexpr size_t kMacs = 12, kTag = 4, kIpv4Min = 20, kIpv6 = 40, kUdp = 8, kGre
                  kIcrc = 4;
 constexpr uint16_t kEtherIpv4 = 0x0800, kEtherIpv6 = 0x86DD, kEtherRocev1 = 0x8915, kEtherMacControl = 0x8808,
                    kEtherLldp = 0x88CC, kEtherTeb = 0x6558, kEtherErspan2 = 0x88BE, kEtherErspan3 = 0x22EB;
-constexpr uint8_t kProtoUdp = 17, kProtoGre = 47, kGrhNextBth = 0x1B, kProtoIcmp = 1, kProtoIcmpv6 = 58;
+constexpr uint8_t kProtoTcp = 6, kProtoUdp = 17, kProtoGre = 47, kGrhNextBth = 0x1B, kProtoIcmp = 1, kProtoIcmpv6 = 58;
 constexpr size_t kIcmp = 8;
 constexpr uint16_t kPortRocev2 = 4791, kPortVxlan = 4789;
 constexpr uint16_t kPause = 0x0001;
@@ -99,6 +99,7 @@ class Walker {
     if (h[9] == kProtoUdp) return udp(at + ihl, at + total, l3, tunnels);
     if (h[9] == kProtoGre) return gre(at + ihl, at + total, tunnels);
     if (h[9] == kProtoIcmp) return icmp(at + ihl, at + total, l3);
+    if (h[9] == kProtoTcp) return cross(at + ihl, l3, h[9]);
     fail(Reason::not_roce, "IP protocol");
   }
 
@@ -114,6 +115,7 @@ class Walker {
     if (h[6] == kProtoUdp) return udp(at + kIpv6, at + len, l3, tunnels);
     if (h[6] == kProtoGre) return gre(at + kIpv6, at + len, tunnels);
     if (h[6] == kProtoIcmpv6) return icmp(at + kIpv6, at + len, l3);
+    if (h[6] == kProtoTcp) return cross(at + kIpv6, l3, h[6]);
     fail(Reason::not_roce, "IPv6 next header");
   }
 
@@ -125,7 +127,7 @@ class Walker {
     const uint16_t port = be16(&frame_[at + 2]);
     if (port == kPortRocev2) return roce(at + kUdp, end, l3);
     if (port == kPortVxlan) return tunnel(at + kUdp, kVxlan, end, tunnels, "VXLAN header");
-    fail(Reason::not_roce, "UDP port");
+    cross(at, l3, kProtoUdp);
   }
 
   // C R K S resv:9 version:3 | protocol | [checksum | reserved] [key] [sequence]
@@ -309,6 +311,34 @@ class Walker {
     out_.kind = Kind::icmp;
   }
 
+  // TCP or UDP that is not RoCE: cross traffic, matched across points by
+  // what no hop changes. Cut before its ports and sequence: not ours.
+  //   TCP: src port | dst port | sequence number ...   UDP: src port | dst port | length | checksum | payload
+  void cross(size_t at, const L3& l3, uint8_t proto) {
+    fail(Reason::not_roce, proto == kProtoUdp ? "UDP port" : "IP protocol");
+    if (!have(at, 8)) return;
+    CrossPacket& c = out_.cross;
+    const uint8_t* h = &frame_[l3.at];
+    if (l3.kind == L3Kind::ipv4) {
+      c.src = Address::from({h + 12, 4}), c.dst = Address::from({h + 16, 4});
+      c.ip_id = be16(h + 4);
+      c.dscp = static_cast<uint8_t>(h[1] >> 2);
+    } else {
+      c.src = Address::from({h + 8, 16}), c.dst = Address::from({h + 24, 16});
+      c.dscp = static_cast<uint8_t>(((h[0] & 0x0F) << 4 | h[1] >> 4) >> 2);
+    }
+    c.proto = proto;
+    c.sport = be16(&frame_[at]), c.dport = be16(&frame_[at + 2]);
+    c.seq = proto == kProtoTcp ? be32(&frame_[at + 4]) : have(at + kUdp, 4) ? be32(&frame_[at + kUdp]) : 0;
+    c.ip_len = l3.len;
+    c.frame_len = in_.wire_len;
+    c.pcp = pcp_;
+    stamp(c);
+    out_.kind = Kind::cross;
+    out_.reason = Reason::none;
+    out_.where = "";
+  }
+
   void lldp(size_t at) {
     auto a = qos::parse_lldp_dcbx(frame_.subspan(std::min(at, frame_.size())));
     if (!a) return (void)fail(Reason::not_roce, "LLDP without DCBX");
@@ -351,6 +381,8 @@ void Decoded::set_point(uint32_t point) {
   pause.point = point;
   dcbx.point = point;
   icmp.point = point;
+  cross.point = point;
+  if ((point & points::kVlan) && outer_vlan_nearest) cross.pcp = -1;
 }
 
 Decoded decode_frame(const FrameIn& in) { return Walker(in).run(); }

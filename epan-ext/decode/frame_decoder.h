@@ -7,6 +7,7 @@
 //   Ethernet | 802.1Q/802.1ad tags ...
 //     | 0x0800 IPv4 / 0x86DD IPv6
 //         | ICMP 3/4, ICMPv6 2: the quoted IP | UDP 4791 | BTH (as far as quoted)
+//         | TCP, UDP other than below: cross traffic (addresses, ports, IPv4 ID, TCP sequence)
 //         | UDP dst 4791: BTH [XRCETH] [AETH | RETH | AtomicETH | DETH + CM MAD] ... ICRC
 //         | UDP dst 4789: VXLAN | Ethernet ...
 //         | GRE: ERSPAN I/II (0x88BE) / III (0x22EB) / 0x6558 | Ethernet ...
@@ -19,6 +20,7 @@
 #include <span>
 #include <string>
 
+#include "epan-ext/besteffort.h"
 #include "epan-ext/dcbx.h"
 #include "epan-ext/icmp.h"
 #include "epan-ext/packet.h"
@@ -38,7 +40,9 @@ struct FrameIn {
   bool check_icrc = true;          // the roce.icrc preference
 };
 
-enum class Kind : uint8_t { roce, pause, dcbx, icmp, not_ours };
+// `cross`: TCP or UDP that is not RoCE (cross traffic), weighed against
+// RoCE's queueing across points; front ends show nothing for it.
+enum class Kind : uint8_t { roce, pause, dcbx, icmp, cross, not_ours };
 
 // Why a frame is not ours, or why a RoCE packet is truncated.
 enum class Reason : uint8_t {
@@ -57,6 +61,7 @@ struct Decoded {
   pfc::PauseFrame pause;   // kind pause
   qos::DcbxAnnouncement dcbx;  // kind dcbx
   icmp::TooBig icmp;           // kind icmp
+  CrossPacket cross;           // kind cross
   // For front ends that key capture points by them (roce.point_key):
   std::optional<uint16_t> erspan_session;  // of the outermost ERSPAN II/III header
   std::optional<uint16_t> outer_vlan;      // VLAN id of the frame's first 802.1Q/802.1ad tag

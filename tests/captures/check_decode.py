@@ -51,6 +51,15 @@ frame twice:
     (not a refresh, in FIFO order), and leaves after that pause ended, back
     to back with the rest of the backlog, the first one serialization time
     after the end (or after a later pause that stopped the drain);
+  * best-effort flows (`besteffort`): each packet a TCP segment to port
+    5201 (tshark decodes it so) from the flow's port, routed like RoCE of
+    its direction (MACs, TTL, VLAN), in its DSCP, Not-ECT, of its size;
+    sent every serialization time at its rate (IPv4 ID and sequence number
+    counting), recorded at the point before the flow's and at it with the
+    same IPv4 ID and sequence number, later there by the latency +
+    queue_ns + its serialization; the queue it shares with RoCE: no wait
+    for best-effort under strict priority, RoCE leaving in order when its
+    class's share (the full rate after the flow) has served it;
 and asserts that tshark reports no errors except the malformed runt PFC
 frames, and the PFC expert warnings exactly on the bad PFC frames.
 """
@@ -58,6 +67,7 @@ frames, and the PFC expert warnings exactly on the bad PFC frames.
 import argparse
 import bisect
 import logging
+import math
 import struct
 import sys
 
@@ -83,7 +93,7 @@ FIELDS = [
     'infiniband.cm.req.localqpn', 'infiniband.cm.req.startpsn', 'infiniband.cm.req.pppmtu',
     'infiniband.cm.rep.localqpn', 'infiniband.cm.rep.startpsn', 'infiniband.cm.rep.remotecommid',
     'infiniband.cm.rtu.localcommid',
-    'eth.dst', 'eth.src', 'ip.id',
+    'eth.dst', 'eth.src', 'ip.id', 'tcp.srcport', 'tcp.dstport', 'tcp.seq_raw', 'tcp.len',
     'macc.opcode', 'macc.cbfc.enbv',
 ] + ['macc.cbfc.pause_time.c%d' % c for c in range(8)] + [
     'lldp.chassis.id.mac', 'lldp.port.id', 'lldp.time_to_live',
@@ -155,6 +165,7 @@ class Checker:
         self.marking_seen = {}  # (qp name, side, point) -> indices of the markings seen
         self.marking_last = {}  # (qp name, side, point, kind) -> last marking index seen
         self.roce = []          # (truth row, frame length, priority, next node) for the pause checks
+        self.be = []            # (truth row, flow, IPv4 ID, TCP sequence number) of the best-effort packets
         self.pfc_rows = []      # (truth row, directive)
 
     def err(self, frame, msg):
@@ -178,6 +189,8 @@ class Checker:
                 self.link_local_frame(t, r, ts)
             elif r['kind'] == 'icmp':
                 self.icmp_frame(t, r, ts)
+            elif r['kind'] == 'besteffort':
+                self.besteffort_frame(t, r)
             else:
                 self.frame(t, r, ts)
         self.coverage()
@@ -185,6 +198,9 @@ class Checker:
         self.pauses()
         self.matching()
         self.queueing()
+        for flow in self.sc.besteffort:
+            self.besteffort_packets(flow)
+            self.besteffort_queue(flow)
 
     # -- one frame ---------------------------------------------------------
 
@@ -351,6 +367,27 @@ class Checker:
                 vid = what['vlan'][1]
         return vid
 
+    def link_view(self, src, dst, point, bridged, other_side):
+        """(source MAC, destination MAC, switches crossed) of a frame from src to dst at `point`:
+        the link's ends when routed, the hosts' when bridged (RoCEv1, a `bridged` fabric).
+        `other_side`: a SPAN copy with rewrite=on, the switch's other side of the link."""
+        sc = self.sc
+        if bridged or sc.bridged:
+            want_src, want_dst = sc.mac_of(src), sc.mac_of(dst)
+        else:
+            up, down = sc.link_ends(src, dst, point)
+            want_src, want_dst = sc.mac_of(up), sc.mac_of(down)
+        hop = sc.switches_before(src, dst, point)
+        if other_side and not bridged and not sc.bridged:  # a bridge forwards it unchanged
+            nodes = sc.nodes(src, dst)
+            if down in sc.switches:  # into the switch: copied as it leaves it
+                want_src, want_dst = sc.mac_of(down), sc.mac_of(nodes[nodes.index(down) + 1])
+                hop += 1
+            else:                    # out of the switch: copied as it came in
+                want_src, want_dst = sc.mac_of(nodes[nodes.index(up) - 1]), sc.mac_of(up)
+                hop -= 1
+        return want_src, want_dst, hop
+
     def headers(self, n, t, q, side, kind, note, point, src, dst, ts, other_side=False):
         """Checks the Ethernet and IP/GRH headers; returns the frame's priority.
         `other_side`: a SPAN copy with rewrite=on, the switch's other side of the link."""
@@ -362,20 +399,7 @@ class Checker:
         else:
             self.expect(n, 'VLAN tag', t['vlan.id'], '')
             etype = num(t['eth.type'])
-        if q.ver == 'v1' or sc.bridged:
-            want_src, want_dst = sc.mac_of(src), sc.mac_of(dst)  # bridged
-        else:
-            up, down = sc.link_ends(src, dst, point)
-            want_src, want_dst = sc.mac_of(up), sc.mac_of(down)
-        hop = sc.switches_before(src, dst, point)
-        if other_side and q.ver != 'v1' and not sc.bridged:  # a bridge forwards it unchanged
-            nodes = sc.nodes(src, dst)
-            if down in sc.switches:  # into the switch: copied as it leaves it
-                want_src, want_dst = sc.mac_of(down), sc.mac_of(nodes[nodes.index(down) + 1])
-                hop += 1
-            else:                    # out of the switch: copied as it came in
-                want_src, want_dst = sc.mac_of(nodes[nodes.index(up) - 1]), sc.mac_of(up)
-                hop -= 1
+        want_src, want_dst, hop = self.link_view(src, dst, point, q.ver == 'v1', other_side)
         self.expect(n, 'Ethernet source', t['eth.src'].lower(), want_src)
         self.expect(n, 'Ethernet destination', t['eth.dst'].lower(), want_dst)
         if q.ver == 'v2':
@@ -408,7 +432,8 @@ class Checker:
         # true time here, whatever the point's clock says.
         rel = ts - sc.epoch_ns
         upstream = sc.route(src, dst)[:sc.route(src, dst).index(point) + 1]
-        exact = not sc.jitter and not sc.pfcs and not sc.queues and not any(p in sc.speed for p in upstream)
+        exact = (not sc.jitter and not sc.pfcs and not sc.queues and not sc.besteffort and
+                 not any(p in sc.speed for p in upstream))
         if exact and kind != 'cm':
             length = int(t['frame.len']) - sc.erspan_overhead(point)
             rel -= sc.latency_to(src, dst, point) + serialization_ns(length, sc.link_gbps)
@@ -878,7 +903,7 @@ class Checker:
         sc = self.sc
         by_id = {}
         for r in self.truth:
-            if r['kind'] in ('pfc', 'lldp', 'icmp'):
+            if r['kind'] in ('pfc', 'lldp', 'icmp', 'besteffort'):  # best-effort: besteffort_packets()
                 continue
             if not r['packet_id'].isdigit() or r['packet_id'] == '0':
                 self.err(r['frame'], 'packet_id %r' % r['packet_id'])
@@ -964,6 +989,8 @@ class Checker:
             if r['cause'] == 'mirror':
                 continue
             src, dst = r['dir'].split('->')
+            if sc.flows_at(point, src, dst):
+                continue  # a best-effort flow shares this queue: besteffort_queue()
             qs = sc.queues_at(point, src, dst, r['kind'])
             waited = int(r['queue_ns'])
             if not qs:
@@ -986,6 +1013,193 @@ class Checker:
             if waited:
                 for k in keys:
                     last[k] = left
+
+
+    # -- best-effort cross traffic (`besteffort`) ------------------------------
+
+    def besteffort_frame(self, t, r):
+        """A packet of a best-effort flow: TCP from the flow's port to 5201 (iperf3), routed like a RoCE
+        frame of its direction at that point (MACs, TTL), in the flow's DSCP, Not-ECT, with the RoCE
+        traffic's VLAN and the flow's PCP, of the flow's size."""
+        n, point, sc = r['frame'], r['point'], self.sc
+        src, dst = r['dir'].split('->')
+        mirror = r['cause'] == 'mirror'
+        self.expect(n, 'frame number', t['frame.number'], n)
+        self.interface(n, t, r, int(t['frame.time_epoch'].replace('.', '')))
+        self.erspan_frame(n, t, r)
+        for col in ('qpn', 'psn', 'opcode', 'request_frame', 'paused', 'pause_frame', 'lost_after'):
+            self.expect(n, 'truth column ' + col, r.get(col), '-')
+        self.expect(n, 'truth verdict', r['verdict'], 'duplicate' if mirror else 'besteffort')
+        self.expect(n, 'truth cause', r['cause'], 'mirror' if mirror else '-')
+        if not sc.records(point, src, dst):
+            self.err(n, 'point %s should not record %s' % (point, r['dir']))
+        self.expect(n, 'TCP destination port (iperf3)', num(t['tcp.dstport']), 5201)
+        sport = num(t['tcp.srcport'])
+        flows = [f for f in sc.besteffort if f['dir'] == (src, dst) and f['sport'] == sport and
+                 point in (f['point'], sc.upstream(f))]
+        if not flows:
+            return self.err(n, 'best-effort packet from TCP port %s at %s that no besteffort flow sends' %
+                            (sport, point))
+        flow = flows[0]
+        vlan, v6 = sc.flow_traffic(flow)
+        if vlan is not None:
+            self.expect(n, 'VLAN ID', num(t['vlan.id']), vlan)
+            self.expect(n, 'VLAN PCP', num(t['vlan.priority']), flow['pcp'])
+            etype = num(t['vlan.etype'])
+        else:
+            self.expect(n, 'VLAN tag', t['vlan.id'], '')
+            etype = num(t['eth.type'])
+        want_src, want_dst, hop = self.link_view(src, dst, point, False, mirror and point in sc.mirror_rewrite)
+        self.expect(n, 'Ethernet source', t['eth.src'].lower(), want_src)
+        self.expect(n, 'Ethernet destination', t['eth.dst'].lower(), want_dst)
+        if v6:
+            self.expect(n, 'ethertype', etype, 0x86DD)
+            self.expect(n, 'IPv6 hop limit', num(t['ipv6.hlim']), 64 - hop)
+            dscp, ecn = num(t['ipv6.tclass.dscp']), num(t['ipv6.tclass.ecn'])
+        else:
+            self.expect(n, 'ethertype', etype, 0x0800)
+            self.expect(n, 'IPv4 DF', num(t['ip.flags.df']), 1)
+            self.expect(n, 'IPv4 TTL', num(t['ip.ttl']), 64 - hop)
+            dscp, ecn = num(t['ip.dsfield.dscp']), num(t['ip.dsfield.ecn'])
+        self.expect(n, 'DSCP', dscp, flow['dscp'])
+        self.expect(n, 'ECN (Not-ECT)', ecn, 0)
+        size = sc.flow_size(flow)
+        self.expect(n, 'frame length', int(t['frame.len']) - sc.erspan_overhead(point), size)
+        self.expect(n, 'captured length', int(t['frame.cap_len']), min(int(t['frame.len']), sc.snaplen_of(point)))
+        self.expect(n, 'TCP payload', num(t['tcp.len']), self.payload(flow))
+        self.be.append((r, flow, None if v6 else num(t['ip.id']), num(t['tcp.seq_raw'])))
+
+    def payload(self, flow):
+        vlan, v6 = self.sc.flow_traffic(flow)
+        return self.sc.flow_size(flow) - 14 - (4 if vlan is not None else 0) - (40 if v6 else 20) - 20
+
+    def besteffort_packets(self, flow):
+        """Packet k is sent at at + k * spacing (its serialization time at the flow's rate) for `for`,
+        with IPv4 ID 0x4000 + k and TCP sequence 1000000 + k * payload. Each one is recorded twice,
+        at the point before the flow's (queue_ns 0) and at it (its wait there), with the same IPv4 ID
+        and sequence number, later there by the segment's latency + queue_ns + its serialization at
+        the point's link rate. Under strict priority it never waits."""
+        sc = self.sc
+        src, dst = flow['dir']
+        up, point = sc.upstream(flow), flow['point']
+        size, payload = sc.flow_size(flow), self.payload(flow)
+        spacing = serialization_ns(size, flow['gbps'])
+        count = -(-flow['for'] // spacing)
+        latency = sc.latency_to(src, dst, point) - sc.latency_to(src, dst, up)
+        ser = serialization_ns(size, sc.gbps_of(point))
+        want_points = [p for p in (up, point) if sc.records(p, src, dst)]
+        by_id = {}
+        for r, f, ip_id, seq in self.be:
+            if f is flow and r['cause'] != 'mirror':
+                by_id.setdefault(r['packet_id'], []).append((r, ip_id, seq))
+        if want_points and len(by_id) != count:
+            self.errors.append('besteffort %s %s: %d packets in the capture, it sends %d' %
+                               (point, r_dir(flow), len(by_id), count))
+        for pid, copies in by_id.items():
+            copies.sort(key=lambda c: int(c[0]['true_ts_ns']))
+            first = copies[0][0]
+            if not pid.isdigit() or pid == '0':
+                self.err(first['frame'], 'best-effort packet_id %r' % pid)
+            if [c[0]['point'] for c in copies] != want_points:
+                self.err(first['frame'], 'best-effort packet_id %s seen at %s, expected %s' %
+                         (pid, [c[0]['point'] for c in copies], want_points))
+                continue
+            if len({(c[1], c[2]) for c in copies}) != 1:
+                self.err(first['frame'], 'best-effort packet_id %s: IPv4 ID / TCP sequence differ between points' % pid)
+            k, rest = divmod((copies[0][2] - 1000000) % 2 ** 32, payload)
+            if rest or k >= count:
+                self.err(first['frame'], 'TCP sequence %d starts none of the flow\'s packets' % copies[0][2])
+                continue
+            if copies[0][1] is not None:
+                self.expect(first['frame'], 'IPv4 ID of best-effort packet %d' % k, copies[0][1], (0x4000 + k) & 0xFFFF)
+            for r, _, _ in copies:
+                if r['point'] == up:
+                    self.expect(r['frame'], 'best-effort queue_ns at the point before the queue', r['queue_ns'], '0')
+                    self.expect(r['frame'], 'best-effort packet %d sent at' % k,
+                                int(r['true_ts_ns']) - sc.epoch_ns, flow['at'] + k * spacing)
+                elif flow['sched'] == 'strict':
+                    self.expect(r['frame'], 'best-effort queue_ns under strict priority', r['queue_ns'], '0')
+            if len(copies) == 2:
+                r0, r1 = copies[0][0], copies[1][0]
+                dt = int(r1['true_ts_ns']) - int(r0['true_ts_ns'])
+                self.expect(r1['frame'], 'best-effort hop %s -> %s (latency + queue_ns + serialization)' % (up, point),
+                            dt, latency + int(r1['queue_ns']) + ser)
+
+    def besteffort_queue(self, flow):
+        """The queue the flow shares with RoCE of its direction at its point. With f = rate / link rate,
+        RoCE's class gets 1 - f under strict priority (0.02 when f = 1), max(pct, 1 - f) under ets:pct,
+        while the flow is active (from its first packet's arrival there until its last one has left),
+        and the whole link after it: a RoCE frame leaves when its class has served its serialization time
+        since the frame before it left, and never before it arrived; FIFO. A best-effort frame waits
+        only under ETS, behind the one before it at its 1 - pct share (RoCE backlogged) or at line rate."""
+        sc = self.sc
+        src, dst = flow['dir']
+        up, point = sc.upstream(flow), flow['point']
+        if not sc.records(point, src, dst) or point in sc.speed or any(d['point'] == point for d in sc.pfcs):
+            return  # not seen there, or what leaves the queue may wait again
+        gbps = sc.gbps_of(point)
+        mbps = round(gbps * 1000)
+        size = sc.flow_size(flow)
+        latency = sc.latency_to(src, dst, point) - sc.latency_to(src, dst, up)
+        be = sorted((r for r, f, _, _ in self.be if f is flow and r['point'] == point and r['cause'] != 'mirror'),
+                    key=lambda r: int(r['true_ts_ns']))
+        if not be:
+            return
+        start = flow['at'] + latency
+        end = int(be[-1]['true_ts_ns']) - sc.epoch_ns
+        f = flow['gbps'] / gbps
+        if flow['sched'] == 'strict':
+            share, be_share = (1 - f if f < 1 else 0.02), 1.0
+        else:
+            share, be_share = max(flow['pct'] / 100, 1 - f), 1 - flow['pct'] / 100
+        exact = lambda length: (length + 24) * 8 * 1000 / mbps  # noqa: E731
+        up_ceil = lambda x: math.ceil(x - 1e-6)  # noqa: E731
+
+        def finish(frm, work):
+            if frm < end:
+                served = (end - frm) * share
+                if work <= served:
+                    return up_ceil(frm + work / share)
+                work -= served
+                frm = end
+            return up_ceil(frm + work)
+
+        # Best-effort: store and forward, waiting only under ETS.
+        be_waited = False
+        prev = None
+        for r in be:
+            left, waited = int(r['true_ts_ns']) - sc.epoch_ns, int(r['queue_ns'])
+            if waited:
+                be_waited = True
+                shares = [be_share, 1.0]
+                if flow['sched'] != 'ets' or prev is None or \
+                        all(abs(left - up_ceil(prev + exact(size) / s)) > 1 for s in shares):
+                    self.err(r['frame'], 'best-effort waited %d ns at %s, not behind the one before it' % (waited, point))
+            prev = left
+        # RoCE, in the order it leaves (the file's).
+        last_arrival = int(be[-1]['true_ts_ns']) - int(be[-1]['queue_ns']) - serialization_ns(size, gbps) - sc.epoch_ns
+        bursts = any(sc.queues_at(point, src, dst, None))
+        prev = None
+        for r, length, _, _ in self.roce:
+            if r['point'] != point or r['dir'] != '%s->%s' % (src, dst) or r['cause'] == 'mirror':
+                continue
+            left, waited = int(r['true_ts_ns']) - sc.epoch_ns, int(r['queue_ns'])
+            arrival = left - waited
+            if prev is not None and left < prev:
+                self.err(r['frame'], 'RoCE leaves the queue at %s before the frame ahead of it (FIFO)' % point)
+            if arrival < start:
+                if waited and not bursts:
+                    self.err(r['frame'], 'queue_ns %d at %s before the best-effort flow reached it' % (waited, point))
+                continue
+            want = arrival if prev is None else max(arrival, finish(prev, exact(length)))
+            if abs(left - want) > 1 and not bursts and not (be_waited and arrival < last_arrival):
+                self.err(r['frame'], 'RoCE left the queue at %s at %d ns, the scheduler says %d ns (waited %d ns)' %
+                         (point, left, want, waited))
+            prev = left
+
+
+def r_dir(flow):
+    return '%s->%s' % flow['dir']
 
 
 def ones(data):

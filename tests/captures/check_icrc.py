@@ -12,7 +12,7 @@ exactly those the truth file marks icrc-bad, and as many as the scenario's
 header checksum, the UDP checksum of IPv6 (0 for IPv4) and the CNP body.
 PFC and LLDP frames carry no ICRC: they must be what the truth file calls
 pfc / lldp, with their ethertype, and are otherwise left to check_decode (so are ICMP
-too-big frames).
+too-big frames and best-effort TCP packets).
 An ERSPAN copy (the truth file's span_id) is checked inside: its outer IPv4
 header checksum and GRE header, then the mirrored frame as any other.
 """
@@ -104,8 +104,8 @@ def main():
             if link_local.get(kind) != etype:
                 errors.append('frame %d: ethertype 0x%04x for a %s frame' % (n, etype, kind))
             continue
-        if kind == 'icmp':
-            continue  # an ICMP too-big has no ICRC; check_decode reads it
+        if kind in ('icmp', 'besteffort'):
+            continue  # an ICMP too-big or a best-effort TCP packet has no ICRC; check_decode reads it
         if len(data) < meta.wirelen:
             continue  # cut by the snaplen: the ICRC is not in the file
         if kind is not None and truth[i].get('span_id', '-') != '-':

@@ -229,6 +229,21 @@ TEST(Observer, PfcAndLldpFrames) {
   EXPECT_EQ(kind_name(FrameKind::lldp), "lldp");
 }
 
+TEST(Observer, BestEffortFramesAreCrossTraffic) {
+  FrameInfo i;
+  i.kind = FrameKind::besteffort;
+  Frame fr;
+  fr.info = &i;
+  Observer obs;
+  const Judgement j = obs.judge(fr, 1);
+  EXPECT_EQ(j.verdict, "besteffort");
+  EXPECT_FALSE(j.request_frame.has_value());
+  fr.mirror = true;
+  EXPECT_EQ(obs.judge(fr, 2).verdict, "duplicate");
+  EXPECT_EQ(kind_name(FrameKind::besteffort), "besteffort");
+  EXPECT_FALSE(is_roce(FrameKind::besteffort));
+}
+
 TEST(Observer, Names) {
   EXPECT_EQ(kind_name(FrameKind::readresp), "readresp");
   EXPECT_EQ(cause_name(Cause::none, false), "-");

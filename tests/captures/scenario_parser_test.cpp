@@ -275,6 +275,97 @@ TEST(ScenarioParser, MtuWithIcmp) {
   EXPECT_FALSE(s.mtus[1].icmp4);
 }
 
+TEST(ScenarioParser, BestEffortFlows) {
+  Scenario s = parse_scenario(kBase +
+                              "besteffort p2 20gbps at=40us for=150us dir=a->b sched=strict\n"
+                              "besteffort p1 500mbps at=1us for=2us dir=b->a sched=ets:80 size=1000 dscp=10 pcp=2\n");
+  ASSERT_EQ(s.besteffort.size(), 2u);
+  const BestEffort& b = s.besteffort[0];
+  EXPECT_EQ(b.point, 1u);
+  EXPECT_DOUBLE_EQ(b.gbps, 20);
+  EXPECT_EQ(b.at, 40'000);
+  EXPECT_EQ(b.length, 150'000);
+  EXPECT_EQ(b.dir, (std::array<size_t, 2>{0, 1}));
+  EXPECT_EQ(b.sched, BestEffort::Sched::strict);
+  EXPECT_TRUE(b.forward);
+  EXPECT_EQ(b.hop, 1u);              // p1 before it
+  EXPECT_EQ(b.vlan, 7);              // the QP's VLAN
+  EXPECT_EQ(b.frame_size(), 1518u);  // a 1500-byte packet, tagged
+  EXPECT_EQ(b.dscp, 0);
+  EXPECT_FALSE(b.pcp.has_value());
+  EXPECT_FALSE(b.ipv6);
+  EXPECT_EQ(tcp_payload_len(b), 1460u);
+  const BestEffort& c = s.besteffort[1];
+  EXPECT_EQ(c.point, 0u);
+  EXPECT_DOUBLE_EQ(c.gbps, 0.5);
+  EXPECT_EQ(c.sched, BestEffort::Sched::ets);
+  EXPECT_EQ(c.ets_pct, 80);
+  EXPECT_FALSE(c.forward);  // b -> a walks the path backwards: p2, then p1
+  EXPECT_EQ(c.hop, 1u);
+  EXPECT_EQ(c.frame_size(), 1000u);
+  EXPECT_EQ(c.dscp, 10);
+  EXPECT_EQ(c.pcp, 2);
+
+  // Untagged RoCEv2 over IPv6 between the hosts: so is the flow.
+  Scenario v6 = parse_scenario(
+      "host a 10.0.0.1 02:00:00:00:00:0a ip6=fd00::a\nhost b 10.0.0.2 02:00:00:00:00:0b ip6=fd00::b\n"
+      "path a 1us p1 1us p2 1us b\nqp q a:0x11 b:0x22 ver=v2-ipv6\n"
+      "besteffort p2 10gbps at=0us for=1us dir=a->b sched=ets:50\n");
+  EXPECT_TRUE(v6.besteffort[0].ipv6);
+  EXPECT_FALSE(v6.besteffort[0].vlan.has_value());
+  EXPECT_EQ(v6.besteffort[0].frame_size(), 1514u);
+  EXPECT_EQ(tcp_payload_len(v6.besteffort[0]), 1440u);
+}
+
+TEST(ScenarioParser, RejectsBadBestEffort) {
+  const std::string untagged =
+      "host a 10.0.0.1 02:00:00:00:00:0a\nhost b 10.0.0.2 02:00:00:00:00:0b\nhost c 10.0.0.3 02:00:00:00:00:0c\n"
+      "path a 1us p1 1us p2 1us b\nqp q a:0x11 b:0x22\n";
+  const std::string flow = "besteffort p2 20gbps at=40us for=150us dir=a->b";
+  test::expect_errors({
+      {kBase + flow + " sched=strict\n", ""},
+      {kBase + flow + " sched=ets:1\n", ""},
+      {kBase + flow + " sched=ets:99\n", ""},
+      {kBase + flow + " sched=fifo\n", "sched= is strict or ets:<pct>, not 'fifo'"},
+      {kBase + flow + " sched=ets\n", "sched= is strict or ets:<pct>"},
+      {kBase + flow + " sched=ets:0\n", "1-99 percent, not '0'"},
+      {kBase + flow + " sched=ets:100\n", "1-99 percent, not '100'"},
+      {kBase + flow + " sched=ets:x\n", "1-99 percent"},
+      {kBase + flow + "\n", "needs sched=strict or sched=ets:<pct>"},
+      {kBase + "besteffort p2 20 at=0us for=1us dir=a->b sched=strict\n", "needs a unit"},
+      {kBase + "besteffort p2 20gbps for=1us dir=a->b sched=strict\n", "needs at=<time> and for=<duration>"},
+      {kBase + "besteffort p2 20gbps at=0us for=0us dir=a->b sched=strict\n", "for= must be above 0"},
+      {kBase + "besteffort p2 20gbps at=0us for=1us sched=strict\n", "needs dir=<host>-><host>"},
+      {kBase + "besteffort p2 20gbps at=0us for=1us dir=a->b sched=strict bogus=1\n", "has no option 'bogus'"},
+      // f = rate / link rate above 1; at the link rate it is allowed.
+      {kBase + "besteffort p2 101gbps at=0us for=1us dir=a->b sched=strict\n",
+       "besteffort at 101 Gb/s is above the 100 Gb/s link of point 'p2'"},
+      {kBase + "besteffort p2 100gbps at=0us for=1us dir=a->b sched=strict\n", ""},
+      {kBase + "besteffort p2 20gbps at=0us for=1us dir=a->b sched=strict\nspeed p2 10\n", "above the 10 Gb/s link"},
+      // Its packets are recorded at the point before its own, on the way it goes.
+      {kBase + "besteffort p1 20gbps at=0us for=1us dir=a->b sched=strict\n", "no capture point before 'p1'"},
+      {kBase + "besteffort p2 20gbps at=0us for=1us dir=b->a sched=strict\n", "no capture point before 'p2'"},
+      {kBase + "besteffort p1 20gbps at=0us for=1us dir=b->a sched=strict\n", ""},
+      {untagged + "besteffort p2 20gbps at=0us for=1us dir=a->c sched=strict\n", "no path joins a to c"},
+      {untagged + "besteffort p2 20gbps at=0us for=1us dir=a->b sched=strict pcp=3\n", "pcp= needs tagged RoCE"},
+      {untagged + "besteffort p2 20gbps at=0us for=1us dir=a->b sched=strict size=59\n", "below the 60 bytes"},
+      {untagged + "besteffort p2 20gbps at=0us for=1us dir=a->b sched=strict size=60\n", ""},
+      {untagged + "besteffort p2 20gbps at=0us for=1us dir=a->b sched=strict size=9217\n", "above 9216"},
+      {kBase + "besteffort p2 20gbps at=0us for=1us dir=a->b sched=strict dscp=64\n", "above 63"},
+      // One model per queue: no queue burst or other flow at that point and direction meanwhile.
+      {kBase + "queue p2 10us at=100us for=10us dir=a->b\n" + flow + " sched=strict\n",
+       "the besteffort flow on line 6 and the queue burst on line 5 share the queue feeding 'p2'"},
+      {kBase + "queue p2 10us at=100us for=10us\n" + flow + " sched=strict\n", "one model per queue"},
+      // This burst drains until 45us.
+      {kBase + "queue p2 25us at=10us for=10us\n" + flow + " sched=strict\n", "one model per queue"},
+      {kBase + "queue p2 10us at=10us for=10us\n" + flow + " sched=strict\nqueue p2 5us at=400us for=1us\n", ""},
+      {kBase + "queue p2 10us at=100us for=10us dir=b->a\n" + flow + " sched=strict\n", ""},
+      {kBase + "queue p1 10us at=100us for=10us\n" + flow + " sched=strict\n", ""},
+      {kBase + flow + " sched=strict\n" + flow + " sched=ets:50\n", "one flow per queue"},
+      {kBase + flow + " sched=strict\nbesteffort p2 1gbps at=200us for=1us dir=a->b sched=strict\n", ""},
+  });
+}
+
 TEST(ScenarioParser, DefaultStartPsnsComeFromTheSeed) {
   const std::string t = "host a 10.0.0.1 02:00:00:00:00:0a\nhost b 10.0.0.2 02:00:00:00:00:0b\n"
                         "path a 1us p 1us b\nqp q a:2 b:3\n";

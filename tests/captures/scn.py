@@ -2,7 +2,8 @@
 """A second, deliberately small reader of the scenario language, for the
 capture tests. It knows only what the tests check (hosts, switches, paths,
 QPs, messages, forced replies, capture settings, marking, PFC and LLDP
-frames, clocks, queue bursts, ERSPAN sessions and collectors, expectations)
+frames, clocks, queue bursts, best-effort flows, ERSPAN sessions and
+collectors, expectations)
 and shares no code with the generator, so a parser bug there cannot hide
 here."""
 
@@ -20,6 +21,14 @@ def duration(text):
     whole, _, frac = m.group(1).partition('.')
     scale = _UNITS[m.group(2)]
     return int(whole) * scale + (int(frac) * scale // 10 ** len(frac) if frac else 0)
+
+
+def rate_gbps(text):
+    """A flow's rate: '20gbps', '500mbps'."""
+    m = re.fullmatch(r'(\d+(?:\.\d+)?)(gbps|mbps)', text)
+    if not m:
+        raise ValueError('bad rate ' + text)
+    return float(m.group(1)) / (1000 if m.group(2) == 'mbps' else 1)
 
 
 def signed_duration(text):
@@ -80,6 +89,7 @@ class Scenario:
         self.clock = {}      # point or collector -> offset in ns
         self.erspan = {}     # point -> its session (dict)
         self.queues = []     # queue bursts (dicts)
+        self.besteffort = []  # best-effort TCP flows (dicts)
         self.qps = []
         self.snaplen = 65535
         self.point_snaplen = {}
@@ -170,6 +180,16 @@ class Scenario:
                 'point': pos[0], 'delay': duration(pos[1]), 'at': duration(opts['at']), 'for': duration(opts['for']),
                 'dir': tuple(opts['dir'].split('->')) if 'dir' in opts else None,
                 'cnp_strict': opts.get('cnp') == 'strict',  # CNPs skip it
+            })
+        elif d == 'besteffort':
+            sched = opts['sched']
+            self.besteffort.append({
+                'point': pos[0], 'gbps': rate_gbps(pos[1]), 'at': duration(opts['at']), 'for': duration(opts['for']),
+                'dir': tuple(opts['dir'].split('->')), 'sched': 'strict' if sched == 'strict' else 'ets',
+                'pct': int(sched[4:]) if sched.startswith('ets:') else None,
+                'size': int(opts['size'], 0) if 'size' in opts else None,
+                'dscp': int(opts.get('dscp', '0'), 0), 'pcp': int(opts.get('pcp', '0'), 0),
+                'sport': 40000 + len(self.besteffort),  # the n-th flow's TCP source port
             })
         elif d == 'marking':
             q = self.qp(pos[0])
@@ -430,6 +450,28 @@ class Scenario:
                 if q.hosts[s] == dst and q.qpns[s] == dest_qpn and q.hosts[1 - s] == src:
                     out.append((q, 1 - s))  # (qp, side of the sender)
         return out
+
+
+    # -- best-effort flows ---------------------------------------------------
+
+    def upstream(self, flow):
+        """The point before the flow's point on its way: where its packets are recorded first."""
+        route = self.route(*flow['dir'])
+        return route[route.index(flow['point']) - 1]
+
+    def flow_traffic(self, flow):
+        """(VLAN id or None, IPv6?) of a flow: the first tagged QP's VLAN between its hosts; IPv6 when
+        every QP between them is RoCEv2 over IPv6."""
+        qps = [q for q in self.qps if set(q.hosts) == set(flow['dir'])]
+        vlan = next((q.vlan for q in qps if q.vlan is not None), None)
+        return vlan, bool(qps) and all(q.ver == 'v2-ipv6' for q in qps)
+
+    def flow_size(self, flow):
+        """Its whole frames: size=, else a 1500-byte IP packet."""
+        return flow['size'] or (1518 if self.flow_traffic(flow)[0] is not None else 1514)
+
+    def flows_at(self, point, src, dst):
+        return [f for f in self.besteffort if f['point'] == point and f['dir'] == (src, dst)]
 
 
 def backlog(q, t):

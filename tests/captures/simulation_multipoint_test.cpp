@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // What the simulation hands over for matching packets across points:
-// packet ids, lost_after, queue bursts, ERSPAN copies.
+// packet ids, lost_after, queue bursts, best-effort cross traffic, ERSPAN copies.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <string>
 #include <utility>
@@ -147,6 +149,167 @@ TEST(SimulationMultipoint, AQueueBurstDelaysTheHopIntoItsPointOnly) {
 
 TEST(SimulationMultipoint, AQueueBurstThatHoldsNothingIsAnError) {
   EXPECT_THROW(run(kNet + "send q a 100\nqueue p2 10us at=1ms for=5us\n"), SimulationError);
+}
+
+// Best-effort cross traffic: a - 500ns - p1 - 2us - p2 - 1us - b at 25 Gb/s,
+// the flow recorded at p1, then queued with RoCE feeding p2.
+const std::string kBeNet =
+    "link_gbps 25\n"
+    "host a 10.0.0.1 02:00:00:00:00:0a\n"
+    "host b 10.0.0.2 02:00:00:00:00:0b\n"
+    "path a 500ns p1 2us p2 1us b\n"
+    "qp q a:0x11 b:0x22 psn=100,500 mtu=1024\n";
+
+uint32_t be_field(const Seen& s, size_t at, size_t len) {
+  uint32_t v = 0;
+  for (size_t i = 0; i < len; ++i) v = v << 8 | s.bytes[at + i];
+  return v;
+}
+
+// The serialization time of a frame of `len` bytes at 25 Gb/s, unrounded.
+double ser25(uint32_t len) { return (len + 24) * 8 / 25.0; }
+
+struct BeRun {
+  std::vector<Seen> frames;
+  std::vector<const Seen*> roce_p2;  // a -> b RoCE at p2, in the order they leave
+  std::map<uint64_t, std::vector<const Seen*>> be;  // packet id -> its copies
+};
+
+BeRun be_run(const std::string& traffic) {
+  BeRun r;
+  r.frames = run(kBeNet + traffic);
+  for (const Seen& s : r.frames) {
+    if (s.info.kind == FrameKind::besteffort) r.be[s.id].push_back(&s);
+    else if (s.point == 1 && s.info.src_host == 0) r.roce_p2.push_back(&s);
+  }
+  return r;
+}
+
+// Every best-effort packet twice, p1 then p2, the same IPv4 ID and TCP
+// sequence, sent `spacing` apart from `at`; at p2 later by the segment's
+// 2 us + its wait + its serialization at 25 Gb/s. Returns the largest wait.
+Ns check_be_copies(const BeRun& r, Ns at, Ns spacing, size_t count) {
+  EXPECT_EQ(r.be.size(), count);
+  Ns most = 0;
+  uint32_t k = 0;
+  for (const auto& [id, copies] : r.be) {
+    EXPECT_EQ(copies.size(), 2u) << "packet " << id;
+    if (copies.size() != 2) continue;
+    const Seen &up = *copies[0], &down = *copies[1];
+    EXPECT_EQ(up.point, 0u);
+    EXPECT_EQ(down.point, 1u);
+    EXPECT_EQ(up.wire_len, 1514u);
+    EXPECT_EQ(up.time, at + static_cast<Ns>(k) * spacing) << "packet " << k;
+    EXPECT_EQ(be_field(up, 18, 2), kBestEffortIpId + k);                 // IPv4 ID
+    EXPECT_EQ(be_field(up, 38, 4), kBestEffortSeq + k * 1460);           // TCP sequence
+    EXPECT_EQ(be_field(up, 34, 2), kBestEffortSport);
+    EXPECT_EQ(be_field(up, 36, 2), kBestEffortDport);
+    EXPECT_EQ(be_field(down, 18, 2), be_field(up, 18, 2));
+    EXPECT_EQ(be_field(down, 38, 4), be_field(up, 38, 4));
+    EXPECT_EQ(up.queued, 0);
+    EXPECT_EQ(up.bytes[22], 64);    // TTL: a sent it, no switch yet
+    EXPECT_EQ(down.bytes[22], 63);  // the switch between p1 and p2
+    EXPECT_EQ(down.time - up.time, 2'000 + down.queued + 493);  // 1538 bytes at 25 Gb/s: 492.16 ns
+    most = std::max(most, down.queued);
+    ++k;
+  }
+  return most;
+}
+
+TEST(SimulationMultipoint, BestEffortInStrictPriorityStarvesRoce) {
+  // RoCE: a 1 KB write every 1 us, 1098-byte frames: 36% of the link. The
+  // flow: 20 Gb/s (f = 0.8) from 10 us for 40 us, above RoCE, which gets
+  // 20% of the link meanwhile: its queue grows by 0.36 / 0.2 - 1 = 0.8 ns
+  // per ns until the flow is over, then drains at line rate.
+  BeRun r = be_run("write q a 1024 repeat=60 every=1us\n"
+                   "besteffort p2 20gbps at=10us for=40us dir=a->b sched=strict\n");
+  const Ns spacing = 616;  // 1538 bytes at 20 Gb/s: 615.2 ns
+  EXPECT_EQ(check_be_copies(r, 10'000, spacing, 65), 0);  // best-effort never waits
+  const Ns first = 12'000, end = 12'000 + 64 * spacing + 493;  // the flow at the queue
+  ASSERT_FALSE(r.roce_p2.empty());
+  const double ser = ser25(r.roce_p2[0]->wire_len);
+  const Seen* prev = nullptr;
+  const Seen *early = nullptr, *late = nullptr;  // queued during the flow, first and last
+  int drained = 0;
+  for (const Seen* s : r.roce_p2) {
+    const Ns arrival = s->time - s->queued;
+    if (prev) {
+      EXPECT_GE(s->time, prev->time);  // FIFO
+    }
+    if (arrival < first) {
+      EXPECT_EQ(s->queued, 0);
+    } else if (prev && s->queued > 0) {
+      if (s->time <= end) {  // served at 20% of the link behind the frame before it
+        EXPECT_NEAR(static_cast<double>(s->time - prev->time), ser / 0.2, 1.0);
+        if (!early) early = s;
+        late = s;
+      } else if (prev->time >= end) {  // the flow is over: back to back at line rate
+        EXPECT_EQ(s->time - prev->time, static_cast<Ns>(std::ceil(ser)));
+        ++drained;
+      }
+    }
+    prev = s;
+  }
+  ASSERT_TRUE(early && late);
+  const double slope = static_cast<double>(late->queued - early->queued) /
+                       static_cast<double>((late->time - late->queued) - (early->time - early->queued));
+  EXPECT_NEAR(slope, ser / 1000 / 0.2 - 1, 0.01);  // ~ (0.36 - 0.2) / 0.2 of the time elapsed
+  EXPECT_GT(late->queued, 15'000);  // arrived at ~34 us, left as the flow ended
+  EXPECT_GT(drained, 10);
+  EXPECT_EQ(r.roce_p2.back()->queued, 0);  // all drained before the writes end
+}
+
+TEST(SimulationMultipoint, BestEffortWithinItsEtsShareLeavesRoceItsOwnQueue) {
+  // RoCE at 88% of the link (a 1 KB write every 408 ns); ETS gives it 80%
+  // and best-effort (5 Gb/s, f = 0.2) the rest: RoCE queues slowly, by
+  // 0.88 / 0.8 - 1 = 0.1 ns per ns, best-effort not at all.
+  BeRun r = be_run("write q a 1024 repeat=200 every=408ns\n"
+                   "besteffort p2 5gbps at=10us for=50us dir=a->b sched=ets:80\n");
+  const Ns spacing = 2'461;  // 1538 bytes at 5 Gb/s: 2460.8 ns
+  EXPECT_EQ(check_be_copies(r, 10'000, spacing, 21), 0);
+  const Ns end = 12'000 + 20 * spacing + 493;
+  const double ser = ser25(r.roce_p2[0]->wire_len);
+  const Seen *prev = nullptr, *early = nullptr, *late = nullptr;
+  for (const Seen* s : r.roce_p2) {
+    if (prev) {
+      EXPECT_GE(s->time, prev->time);
+    }
+    if (prev && s->queued > 0 && s->time <= end) {
+      EXPECT_NEAR(static_cast<double>(s->time - prev->time), ser / 0.8, 1.0);
+      if (!early) early = s;
+      late = s;
+    }
+    prev = s;
+  }
+  ASSERT_TRUE(early && late);
+  const double slope = static_cast<double>(late->queued - early->queued) /
+                       static_cast<double>((late->time - late->queued) - (early->time - early->queued));
+  EXPECT_NEAR(slope, ser / 408 / 0.8 - 1, 0.01);
+  EXPECT_GT(late->queued, 3'000);
+  EXPECT_LT(late->queued, 8'000);
+}
+
+TEST(SimulationMultipoint, BestEffortOverItsEtsShareWaitsItself) {
+  // 10 Gb/s (f = 0.4) against ets:80: while RoCE is backlogged, best-effort
+  // gets 20% of the link, so it queues behind itself.
+  BeRun r = be_run("write q a 1024 repeat=200 every=408ns\n"
+                   "besteffort p2 10gbps at=10us for=20us dir=a->b sched=ets:80\n");
+  std::vector<const Seen*> down;
+  for (const auto& [id, copies] : r.be) down.push_back(copies.back());
+  ASSERT_GT(down.size(), 5u);
+  for (size_t i = 2; i < down.size(); ++i) {
+    EXPECT_GT(down[i]->queued, down[i - 1]->queued);
+    EXPECT_NEAR(static_cast<double>(down[i]->time - down[i - 1]->time), ser25(1514) / 0.2, 1.0);
+  }
+}
+
+TEST(SimulationMultipoint, ABestEffortFlowNoRoceMeetsIsAnError) {
+  // Its packets are recorded either way; what counts is a RoCE frame of its
+  // direction reaching the queue while the flow runs.
+  EXPECT_THROW(run(kBeNet + "send q a 100\nbesteffort p2 1gbps at=1ms for=5us dir=a->b sched=strict\n"),
+               SimulationError);
+  EXPECT_NO_THROW(run(kBeNet + "write q a 1024 repeat=20 every=1us\n"
+                               "besteffort p2 1gbps at=1us for=20us dir=a->b sched=strict\n"));
 }
 
 const std::string kErspan = kNet +

@@ -22,7 +22,7 @@ inline std::string decode_problem(std::span<const uint8_t> bytes) {
     if (d.kind == decode::Kind::roce && d.packet.truncated != (d.reason == decode::Reason::truncated))
       return "a truncated RoCE packet without the reason, or the reverse: " + d.reason_text();
     if (d.kind != decode::Kind::not_ours && d.kind != decode::Kind::roce && d.reason != decode::Reason::none)
-      return "a PFC, DCBX or ICMP record with a reason: " + d.reason_text();
+      return "a PFC, DCBX, ICMP or cross-traffic record with a reason: " + d.reason_text();
   }
   return "";
 }

@@ -38,6 +38,7 @@ void analyse(std::span<const uint8_t> bytes) {
     case roceshark::decode::Kind::pause: engine->process(d.pause); break;
     case roceshark::decode::Kind::dcbx: engine->process(frame, d.dcbx); break;
     case roceshark::decode::Kind::icmp: engine->process(d.icmp); break;
+    case roceshark::decode::Kind::cross: engine->process(d.cross); break;
     case roceshark::decode::Kind::not_ours: break;
   }
 }

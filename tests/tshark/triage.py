@@ -41,6 +41,8 @@ EXPECT = {
     "mp_burst": ("microburst", set()),
     "mp_cnp_queued": ("cnp_queued", {"microburst"}),
     "mp_cnp_strict": ("microburst", set()),
+    "mp_besteffort_strict": ("starved_by_besteffort", {"microburst"}),
+    "mp_besteffort_ets": (None, set()),
     "mp_ecn_onsets": ("ecn_threshold_mismatch", {"microburst"}),
     "mp_ecn_never": ("ecn_threshold_mismatch", {"microburst"}),
     "mp_ecn_reorder": ("ecn_threshold_mismatch", {"microburst", "reordering"}),
@@ -76,6 +78,7 @@ ABSENT = {
     "reorder_nak_late": {"lossy_queue"},
     "reorder_nak_long": {"lossy_queue"},
     "mp_cnp_strict": {"cnp_queued"},
+    "mp_besteffort_ets": {"starved_by_besteffort"},
 }
 # Correct traffic: no finding above a note, and a clean bill of health.
 CLEAN = {"clean", "qos_clean", "mp_ce", "cm_reuse", "cnp", "reorder_ooo"}
@@ -89,7 +92,8 @@ HEALTHY = {"clean", "cm_reuse", "reorder_ooo"}
 EXACT = {"pfc_storm", "pfc_propagation", "ecn_above_xoff", "pfc_wrong_class", "lossy_queue", "dscp_not_lossless",
          "dscp_remarked", "pcp_mismatch", "inconsistent_marking", "ecn_not_capable", "cnp_class", "icrc_bad",
          "loss", "timeout_retransmission", "ce_without_cnp", "bad_pfc_frames", "merged_points", "rnr",
-         "mirror_duplicates", "nak_error", "reorder_nak", "reordering", "vlan_changed", "mtu_mismatch", "cnp_queued"}
+         "mirror_duplicates", "nak_error", "reorder_nak", "reordering", "vlan_changed", "mtu_mismatch", "cnp_queued",
+         "starved_by_besteffort"}
 
 
 def selected(capture, flt):

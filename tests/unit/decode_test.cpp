@@ -292,11 +292,55 @@ TEST(Decode, LldpWithoutDcbxIsNotOurs) {
   EXPECT_EQ(d.reason_text(), "not ours: not RoCE, PFC or DCBX (LLDP without DCBX)");
 }
 
-TEST(Decode, UdpToAnotherPortIsNotOurs) {
+TEST(Decode, UdpToAnotherPortIsCrossTraffic) {
   const Decoded d = run(hex(kDns));
-  EXPECT_EQ(d.kind, Kind::not_ours);
-  EXPECT_EQ(d.reason, Reason::not_roce);
-  EXPECT_EQ(d.reason_text(), "not ours: not RoCE, PFC or DCBX (UDP port)");
+  EXPECT_EQ(d.kind, Kind::cross);
+  EXPECT_EQ(d.reason, Reason::none);
+  EXPECT_EQ(d.cross.proto, 17);
+  EXPECT_EQ(d.cross.sport, 49152);
+  EXPECT_EQ(d.cross.dport, 53);
+  EXPECT_EQ(d.cross.seq, 0u);  // the payload's first bytes (zeros)
+  EXPECT_EQ(d.cross.point, 3u);
+}
+
+// Ethernet | 802.1Q PCP 0 VLAN 5 | IPv4 DSCP 10 ID 0x1234 | TCP 40000 -> 5201 seq 0x01020304, 100 payload bytes.
+Bytes tcp_frame() {
+  Bytes f(14 + 4 + 20 + 20 + 100);
+  std::copy(kB.begin(), kB.end(), f.begin());
+  std::copy(kA.begin(), kA.end(), f.begin() + 6);
+  set16(f, 12, 0x8100), set16(f, 14, 5), set16(f, 16, 0x0800);
+  uint8_t* ip = &f[18];
+  ip[0] = 0x45, ip[1] = 10 << 2;
+  set16(f, 20, 140), set16(f, 22, 0x1234);
+  ip[8] = 64, ip[9] = 6;
+  ip[12] = 10, ip[15] = 9, ip[16] = 10, ip[19] = 2;
+  set16(f, 38, 40000), set16(f, 40, 5201);
+  f[42] = 1, f[43] = 2, f[44] = 3, f[45] = 4;
+  f[50] = 0x50;
+  return f;
+}
+
+TEST(Decode, TcpIsCrossTraffic) {
+  const Decoded d = run(tcp_frame());
+  ASSERT_EQ(d.kind, Kind::cross) << d.reason_text();
+  const CrossPacket& c = d.cross;
+  EXPECT_EQ(c.src, ip4(9));
+  EXPECT_EQ(c.dst, ip4(2));
+  EXPECT_EQ(c.proto, 6);
+  EXPECT_EQ(c.sport, 40000);
+  EXPECT_EQ(c.dport, 5201);
+  EXPECT_EQ(c.ip_id, 0x1234);
+  EXPECT_EQ(c.seq, 0x01020304u);
+  EXPECT_EQ(c.ip_len, 140u);
+  EXPECT_EQ(c.frame_len, 158u);
+  EXPECT_EQ(c.dscp, 10);
+  EXPECT_EQ(c.pcp, 0);
+  EXPECT_EQ(c.frame, 7u);
+  EXPECT_EQ(c.ts_ns, 1000u);
+  // Cut before the sequence number: nothing to match it by.
+  const Decoded cut = run(tcp_frame(), 14 + 4 + 20 + 6);
+  EXPECT_EQ(cut.kind, Kind::not_ours);
+  EXPECT_EQ(cut.reason_text(), "not ours: not RoCE, PFC or DCBX (IP protocol)");
 }
 
 Address ip6(uint8_t last) {

@@ -42,6 +42,7 @@ TEST(Preferences, DefaultsAreTheEnginesDefaults) {
   EXPECT_EQ(s.cfg.match_window_ns, d.match_window_ns);
   EXPECT_EQ(s.cfg.ecn_onset_tolerance_ns, d.ecn_onset_tolerance_ns);
   EXPECT_EQ(s.cfg.mtu_min_lost, d.mtu_min_lost);
+  EXPECT_EQ(s.cfg.besteffort_share_pct, d.besteffort_share_pct);
   EXPECT_TRUE(s.cfg.policy == d.policy);
   EXPECT_EQ(s.cfg.health.loss_pct.warn, d.health.loss_pct.warn);
   EXPECT_EQ(s.cfg.health.stall_pct.fail, d.health.stall_pct.fail);
