@@ -208,25 +208,39 @@ class Walker {
     r.point = in_.point;
   }
 
-  // Addresses, marking, TTL; IPv6 and the GRH share a layout.
-  void read_l3(const L3& l3, PacketInfo& p) const {
+  // Addresses, marking, TTL and the IPv4 ID; IPv6 and the GRH share a layout.
+  struct IpFields {
+    Address src, dst;
+    uint8_t dscp = 0, ecn = 0, ttl = 0;
+    bool has_ip_id = false;
+    uint16_t ip_id = 0;
+  };
+  IpFields ip_fields(const L3& l3) const {
     const uint8_t* h = &frame_[l3.at];
+    IpFields f;
     if (l3.kind == L3Kind::ipv4) {
-      p.src = Address::from({h + 12, 4});
-      p.dst = Address::from({h + 16, 4});
-      p.ecn = h[1] & 0x3;
-      p.dscp = static_cast<uint8_t>(h[1] >> 2);
-      p.ttl = h[8];
-      p.has_ip_id = true;
-      p.ip_id = be16(h + 4);
-      return;
+      f.src = Address::from({h + 12, 4});
+      f.dst = Address::from({h + 16, 4});
+      f.ecn = h[1] & 0x3;
+      f.dscp = static_cast<uint8_t>(h[1] >> 2);
+      f.ttl = h[8];
+      f.has_ip_id = true;
+      f.ip_id = be16(h + 4);
+      return f;
     }
-    p.src = Address::from({h + 8, 16});
-    p.dst = Address::from({h + 24, 16});
-    p.ttl = h[7];
+    f.src = Address::from({h + 8, 16});
+    f.dst = Address::from({h + 24, 16});
+    f.ttl = h[7];
     const auto tclass = static_cast<uint8_t>((h[0] & 0x0F) << 4 | h[1] >> 4);  // DSCP:6 ECN:2
-    p.ecn = tclass & 0x3;
-    p.dscp = static_cast<uint8_t>(tclass >> 2);
+    f.ecn = tclass & 0x3;
+    f.dscp = static_cast<uint8_t>(tclass >> 2);
+    return f;
+  }
+
+  void read_l3(const L3& l3, PacketInfo& p) const {
+    const IpFields f = ip_fields(l3);
+    p.src = f.src, p.dst = f.dst, p.ecn = f.ecn, p.dscp = f.dscp, p.ttl = f.ttl;
+    p.has_ip_id = f.has_ip_id, p.ip_id = f.ip_id;
   }
 
   void check_icrc(const L3& l3, PacketInfo& p) const {
@@ -318,15 +332,8 @@ class Walker {
     fail(Reason::not_roce, proto == kProtoUdp ? "UDP port" : "IP protocol");
     if (!have(at, 8)) return;
     CrossPacket& c = out_.cross;
-    const uint8_t* h = &frame_[l3.at];
-    if (l3.kind == L3Kind::ipv4) {
-      c.src = Address::from({h + 12, 4}), c.dst = Address::from({h + 16, 4});
-      c.ip_id = be16(h + 4);
-      c.dscp = static_cast<uint8_t>(h[1] >> 2);
-    } else {
-      c.src = Address::from({h + 8, 16}), c.dst = Address::from({h + 24, 16});
-      c.dscp = static_cast<uint8_t>(((h[0] & 0x0F) << 4 | h[1] >> 4) >> 2);
-    }
+    const IpFields f = ip_fields(l3);
+    c.src = f.src, c.dst = f.dst, c.ip_id = f.ip_id, c.dscp = f.dscp;
     c.proto = proto;
     c.sport = be16(&frame_[at]), c.dport = be16(&frame_[at + 2]);
     c.seq = proto == kProtoTcp ? be32(&frame_[at + 4]) : have(at + kUdp, 4) ? be32(&frame_[at + kUdp]) : 0;
