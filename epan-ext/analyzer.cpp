@@ -193,7 +193,7 @@ void Analyzer::weigh_against_besteffort(const PacketInfo& p, const Verdict& v, h
                                              cfg_.gbps(p.point), priority);
   if (!s.be_share_pct) return;
   h.be_share_pct = s.be_share_pct, h.be_fill_pct = s.fill_pct, h.be_wait_ns = s.be_wait_ns;
-  h.be_starved_first = besteffort_.starved().at({h.prev_point, p.point}).packets == hop::BestEffort::kMinEvidence;
+  h.be_starved_first = s.enough;
 }
 
 void Analyzer::process(const CrossPacket& c) {

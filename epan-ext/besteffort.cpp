@@ -43,11 +43,12 @@ Starvation BestEffort::roce(uint32_t from, uint32_t to, uint64_t ts_ns, uint32_t
   const auto it = hops_.find({from, to});
   if (it == hops_.end()) return {};
   Hop& h = it->second;
-  const Starvation s = judge && queue_ns ? this->judge(h, ts_ns, queue_ns, gbps) : Starvation{};
+  Starvation s = judge && queue_ns ? this->judge(h, ts_ns, queue_ns, gbps) : Starvation{};
   push(h, ts_ns, frame_len + kWireOverhead, 0, 0);
   if (s.be_share_pct) {
     StarvedHop& sh = starved_[{from, to}];
-    if (!sh.packets++) sh.priority = priority;
+    if (!sh.packets) sh.priority = priority;
+    s.enough = ++sh.packets == kMinEvidence;
     sh.max_wait_ns = std::max(sh.max_wait_ns, queue_ns);
     sh.max_share_pct = std::max(sh.max_share_pct, s.be_share_pct);
     sh.max_be_wait_ns = std::max(sh.max_be_wait_ns, s.be_wait_ns);

@@ -51,6 +51,7 @@ struct Starvation {
   uint8_t be_share_pct = 0;  // best-effort's share of the bytes that left while it waited; 0: not judged starved
   uint8_t fill_pct = 0;      // how full those bytes kept the link
   uint64_t be_wait_ns = 0;   // best-effort's average wait at the hop meanwhile
+  bool enough = false;       // the hop's kMinEvidence-th starved packet: the hop is reported from here
 };
 
 // What one hop showed so far, for the finding.

@@ -68,6 +68,8 @@ struct Port {
 TEST(BestEffort, StrictPriorityBestEffortStarvesRoce) {
   const auto s = Port{}.run();  // best-effort takes 80% while RoCE waits up to 50 us
   ASSERT_GE(s.size(), BestEffort::kMinEvidence);
+  EXPECT_TRUE(s[BestEffort::kMinEvidence - 1].enough);  // the hop is reported from its fifth
+  EXPECT_EQ(std::count_if(s.begin(), s.end(), [](const Starvation& x) { return x.enough; }), 1);
   double sum = 0;
   for (const Starvation& x : s) {
     EXPECT_GE(x.be_share_pct, 75);  // a short wait holds few frames: its share is coarse
