@@ -383,13 +383,14 @@ void Decoded::set_point(uint32_t point) {
   if ((point & points::kVlan) && outer_vlan_nearest) {
     packet.pcp = -1, packet.vlan_id = 0;
     packet.frame_len -= std::min<uint32_t>(packet.frame_len, kTag);
+    cross.pcp = -1;
+    cross.frame_len -= std::min<uint32_t>(cross.frame_len, kTag);
   }
   packet.point = point;
   pause.point = point;
   dcbx.point = point;
   icmp.point = point;
   cross.point = point;
-  if ((point & points::kVlan) && outer_vlan_nearest) cross.pcp = -1;
 }
 
 Decoded decode_frame(const FrameIn& in) { return Walker(in).run(); }

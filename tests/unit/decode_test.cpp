@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "epan-ext/points.h"
 #include "tests/unit/decode_fixtures.h"
 
 namespace roceshark::decode {
@@ -337,6 +338,11 @@ TEST(Decode, TcpIsCrossTraffic) {
   EXPECT_EQ(c.pcp, 0);
   EXPECT_EQ(c.frame, 7u);
   EXPECT_EQ(c.ts_ns, 1000u);
+  // Keyed by its only VLAN tag (RSPAN), the tag is the mirror's, as for RoCE.
+  Decoded keyed = run(tcp_frame());
+  keyed.set_point(points::kVlan | 5);
+  EXPECT_EQ(keyed.cross.pcp, -1);
+  EXPECT_EQ(keyed.cross.frame_len, 154u);
   // Cut before the sequence number: nothing to match it by.
   const Decoded cut = run(tcp_frame(), 14 + 4 + 20 + 6);
   EXPECT_EQ(cut.kind, Kind::not_ours);
