@@ -51,7 +51,8 @@ struct Check {
   // The display filter for the evidence frames, with holes the finding
   // fills: {field} (the first field), {fields} (all of them, ||), {point},
   // {prev_point}, {priority}, {mac}, {nak}, {points} and {streams} (a set:
-  // "== 1" or "in {1, 2}"), {loss_signs}.
+  // "== 1" or "in {1, 2}"), {loss_signs}, {place} (a whole condition, where
+  // one check's findings select by different things: a stream, a router).
   std::string_view filter;
   std::string_view docs;  // the section that explains it: "analysis.md#icrc"
   Doc doc;
@@ -123,7 +124,7 @@ inline constexpr Check kCatalogue[] = {
         number}}},
      {{{"roce.hop.too_big.expert", protocol, warn, "Lost between points: larger than the hop passes (MTU)"},
        {"roce.mtu.icmp.expert", protocol, warn, "ICMP: a router reports an MTU below the RoCE packets"}}},
-     "({fields}) && roce.point {points} && roce.qp.stream {streams}",
+     "({fields}) && roce.point {points} && {place}",
      "triage.md#mtu",
      {"error",
       "losses between points, all longer than any frame that crossed the hop (`roce.mtu_min_lost`); ICMP "

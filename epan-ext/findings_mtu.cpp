@@ -9,6 +9,7 @@
 // immediate carries both), ICRC 4: 84 bytes over IPv6, 64 over IPv4. The
 // interface (IP) MTU must be at least path MTU + 84; the Ethernet header
 // (14, 18 tagged) and FCS (4) come on top where a switch counts them.
+#include <algorithm>
 #include <cstdio>
 
 #include "epan-ext/findings_builder.h"
@@ -45,7 +46,8 @@ struct HopFinding {
   Finding* f;
   std::set<uint32_t> streams, points;
   std::string filter() const {
-    return checks::evidence_filter(f->kind, {{"points", checks::one_of(points)}, {"streams", checks::one_of(streams)}});
+    return checks::evidence_filter(f->kind, {{"points", checks::one_of(points)},
+                                             {"place", "roce.qp.stream " + checks::one_of(streams)}});
   }
 };
 
@@ -58,9 +60,51 @@ std::string flow_text(const icmp::Report& r) {
   return s + qp;
 }
 
-// ICMP fragmentation-needed / packet-too-big about RoCE: a finding of its
-// own (one capture point is enough), or extra evidence of the hop finding
-// about the same connections.
+// "a", "a and b", "a, b and c".
+std::string listed(const std::vector<std::string>& items) {
+  std::string s;
+  for (size_t i = 0; i < items.size(); ++i) s += (i ? (i + 1 == items.size() ? " and " : ", ") : "") + items[i];
+  return s;
+}
+
+// One router's messages not explained by a hop finding: the router is what
+// to fix, so it is one finding however many flows and MTUs it reported.
+struct RouterMessages {
+  std::vector<const Evidence*> items;
+  std::set<uint32_t> points, streams, mtus;
+  std::vector<std::string> flows, towards;
+  uint64_t count = 0;
+  uint32_t first_frame = UINT32_MAX, largest = 0, pmtu = 0, cm_frame = kNoFrame;
+  bool v6 = false;
+};
+
+void add_router_finding(Builder& b, const std::string& router, const RouterMessages& m) {
+  Finding& f = b.add(kind("mtu_mismatch"), Severity::error, "router " + router);
+  f.where.point = b.points(m.points);
+  f.where.streams.assign(m.streams.begin(), m.streams.end());
+  f.impact = b.loss(m.streams);
+  // The streams cannot tell two routers about one flow apart; the router's address can.
+  Builder::evidence(f, m.items,
+                    checks::evidence_filter(f.kind, {{"points", checks::one_of(m.points)},
+                                                     {"place", (m.v6 ? "ipv6.src == " : "ip.src == ") + router}}));
+  std::vector<std::string> mtus;
+  for (uint32_t mtu : m.mtus) mtus.push_back(cell::grouped(mtu));
+  const std::string flows = listed(m.flows);
+  f.title = "router " + router + " reports MTU " + listed(mtus) + " for " + flows +
+            ", below the frames RoCE sends (IP packets of " + cell::grouped(m.largest) + " bytes)";
+  f.detail = std::to_string(m.count) + " ICMP fragmentation-needed / packet-too-big message(s) from " + router +
+             " at " + b.points(m.points) + " (first in frame " + std::to_string(m.first_frame) +
+             ") quote RoCE packets of " + flows + (m.streams.empty() ? "" : " (" + streams_text(m.streams) + ")") +
+             ": the router drops those above " + cell::grouped(*m.mtus.begin()) +
+             " bytes. RoCE NICs ignore these messages (a QP's path MTU is fixed when it connects), so the loss "
+             "persists" + pmtu_text(m.pmtu, m.cm_frame);
+  f.fix = "Router " + router + " forwards at most " + cell::grouped(*m.mtus.begin()) + " bytes towards " +
+          listed(m.towards) + ". " + mtu_needed(m.pmtu);
+}
+
+// ICMP fragmentation-needed / packet-too-big about RoCE: extra evidence of
+// the hop finding about the same connections, else a finding of the router
+// (one capture point is enough).
 void add_icmp_findings(Builder& b, std::vector<HopFinding>& hops) {
   struct Group {
     std::vector<const Evidence*> items;
@@ -72,6 +116,7 @@ void add_icmp_findings(Builder& b, std::vector<HopFinding>& hops) {
     g.items.push_back(&it->second);
     g.points.insert(std::get<2>(it->first));
   }
+  std::map<std::string, RouterMessages> routers;
   for (const auto& [id, g] : by_report) {
     const icmp::Report& r = b.a.icmp_report(id);
     std::set<uint32_t> streams;
@@ -83,8 +128,7 @@ void add_icmp_findings(Builder& b, std::vector<HopFinding>& hops) {
     }
     uint64_t count = 0;
     for (const Evidence* e : g.items) count += e->count;
-    const std::string router = r.reporter.to_string(), flow = flow_text(r),
-                      said = "router " + router + " reports MTU " + cell::grouped(r.mtu) + " for " + flow;
+    const std::string router = r.reporter.to_string(), flow = flow_text(r);
     HopFinding* joined = nullptr;
     for (HopFinding& h : hops)
       for (uint32_t s : streams) joined = h.streams.contains(s) ? &h : joined;
@@ -97,24 +141,25 @@ void add_icmp_findings(Builder& b, std::vector<HopFinding>& hops) {
       f.evidence += count;
       joined->points.insert(g.points.begin(), g.points.end());
       f.filter = joined->filter();
-      f.detail += "; " + said + " (ICMP, first in frame " + std::to_string(r.first_frame) + ")";
+      f.detail += "; router " + router + " reports MTU " + cell::grouped(r.mtu) + " for " + flow +
+                  " (ICMP, first in frame " + std::to_string(r.first_frame) + ")";
       continue;
     }
-    Finding& f = b.add(kind("mtu_mismatch"), Severity::error, "router " + router + " " + flow);
-    f.where.point = b.points(g.points);
-    f.where.streams.assign(streams.begin(), streams.end());
-    f.impact = b.loss(streams);
-    Builder::evidence(f, g.items, HopFinding{&f, streams, g.points}.filter());
-    f.title = said + ", below the frames RoCE sends (IP packets of " + cell::grouped(r.largest) + " bytes)";
-    f.detail = std::to_string(count) + " ICMP fragmentation-needed / packet-too-big message(s) from " + router +
-               " at " + b.points(g.points) + " (first in frame " + std::to_string(r.first_frame) +
-               ") quote RoCE packets of " + flow + (streams.empty() ? "" : " (" + streams_text(streams) + ")") +
-               ": the router drops those above " + cell::grouped(r.mtu) +
-               " bytes. RoCE NICs ignore these messages (a QP's path MTU is fixed when it connects), so the loss "
-               "persists" + pmtu_text(pmtu, cm_frame);
-    f.fix = "Router " + router + " forwards at most " + cell::grouped(r.mtu) + " bytes towards " + r.dst.to_string() +
-            ". " + mtu_needed(pmtu);
+    RouterMessages& m = routers[router];
+    m.items.insert(m.items.end(), g.items.begin(), g.items.end());
+    m.points.insert(g.points.begin(), g.points.end());
+    m.streams.insert(streams.begin(), streams.end());
+    m.mtus.insert(r.mtu);
+    if (std::find(m.flows.begin(), m.flows.end(), flow) == m.flows.end()) m.flows.push_back(flow);
+    if (std::find(m.towards.begin(), m.towards.end(), r.dst.to_string()) == m.towards.end())
+      m.towards.push_back(r.dst.to_string());
+    m.count += count;
+    m.first_frame = std::min(m.first_frame, r.first_frame);
+    m.largest = std::max(m.largest, r.largest);
+    if (pmtu > m.pmtu) m.pmtu = pmtu, m.cm_frame = cm_frame;
+    m.v6 = r.reporter.len == 16;
   }
+  for (const auto& [router, m] : routers) add_router_finding(b, router, m);
 }
 
 }  // namespace

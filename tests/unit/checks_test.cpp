@@ -54,7 +54,7 @@ TEST(Checks, FiltersNameOnlyCatalogueOrWiresharkFields) {
 
 TEST(Checks, FiltersUseOnlyKnownHoles) {
   const std::set<std::string> holes = {"field", "fields", "point", "prev_point", "priority", "mac",
-                                       "nak", "points", "streams", "loss_signs"};
+                                       "nak", "points", "streams", "loss_signs", "place"};
   const std::regex hole(R"(\{([a-z_]*)\})");
   for (const Check& c : kCatalogue) {
     const std::string f(c.filter);

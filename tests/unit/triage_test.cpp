@@ -313,7 +313,7 @@ TEST(Findings, IcmpTooBigAtOnePointIsAnMtuMismatch) {
     EXPECT_EQ(f->where.point, "nic-a");
     EXPECT_EQ(f->evidence, 3u);
     EXPECT_EQ(f->frames, (std::vector<uint32_t>{2, 4, 6}));
-    EXPECT_EQ(f->filter, "(roce.hop.too_big || roce.mtu.icmp_mtu) && roce.point == 0 && roce.qp.stream == 0");
+    EXPECT_EQ(f->filter, "(roce.hop.too_big || roce.mtu.icmp_mtu) && roce.point == 0 && ip.src == 10.0.0.254");
     EXPECT_EQ(f->where.streams, std::vector<uint32_t>{0});
     EXPECT_NE(f->fix.find("RoCE path MTU 4096 needs an interface (IP) MTU of at least 4,180 bytes"), std::string::npos)
         << f->fix;
@@ -321,6 +321,37 @@ TEST(Findings, IcmpTooBigAtOnePointIsAnMtuMismatch) {
     EXPECT_EQ(of_kind(tr, kind("lossy_queue")), nullptr);
     EXPECT_EQ(of_kind(tr, kind("loss")), nullptr);
   }
+}
+
+// Two routers about one flow are two places to fix, told apart by the
+// router's address in the filter; one router's second MTU for the same
+// flow (its MTU changed) is still one finding of that router.
+TEST(Findings, IcmpFindingsAreOnePerRouter) {
+  TwoPoints t;
+  Wire w;
+  for (int i = 0; i < 4; ++i) {
+    PacketInfo big = w.req(i * 100 * us, 0, true, kWriteFirst, 4096);
+    big.frame_len = 4174, big.ip_len = 4156;
+    t.feed(big);
+    icmp::TooBig m = frag_needed(w, i * 100 * us + 4 * us, i == 3 ? 1400 : 1500, w.qp_b);
+    if (i % 2) m.reporter = test::ip(253);
+    t.feed(m);
+  }
+  const Triage tr = t.triage(w.frame);
+  std::vector<const Finding*> found;
+  for (const Finding& f : tr.findings.list)
+    if (f.kind == kind("mtu_mismatch")) found.push_back(&f);
+  ASSERT_EQ(found.size(), 2u);
+  std::sort(found.begin(), found.end(), [](const Finding* a, const Finding* b) { return a->title < b->title; });
+  EXPECT_EQ(found[0]->title,
+            "router 10.0.0.253 reports MTU 1,400 and 1,500 for 10.0.0.1 -> 10.0.0.2 QP 0x000022, below the frames "
+            "RoCE sends (IP packets of 4,156 bytes)");
+  EXPECT_EQ(found[0]->filter, "(roce.hop.too_big || roce.mtu.icmp_mtu) && roce.point == 0 && ip.src == 10.0.0.253");
+  EXPECT_EQ(found[0]->frames, (std::vector<uint32_t>{4, 8}));
+  EXPECT_NE(found[0]->fix.find("forwards at most 1,400 bytes towards 10.0.0.2"), std::string::npos) << found[0]->fix;
+  EXPECT_EQ(found[1]->filter, "(roce.hop.too_big || roce.mtu.icmp_mtu) && roce.point == 0 && ip.src == 10.0.0.254");
+  EXPECT_EQ(found[1]->frames, (std::vector<uint32_t>{2, 6}));
+  EXPECT_NE(found[0]->id, found[1]->id);
 }
 
 // An MTU the flow's packets all fit in explains none of its losses, nor
