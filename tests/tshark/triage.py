@@ -43,6 +43,7 @@ EXPECT = {
     "mp_cnp_strict": ("microburst", set()),
     "mp_besteffort_strict": ("starved_by_besteffort", {"microburst"}),
     "mp_besteffort_ets": (None, set()),
+    "mp_besteffort_bridged": ("starved_by_besteffort", {"microburst"}),
     "mp_ecn_onsets": ("ecn_threshold_mismatch", {"microburst"}),
     "mp_ecn_never": ("ecn_threshold_mismatch", {"microburst"}),
     "mp_ecn_reorder": ("ecn_threshold_mismatch", {"microburst", "reordering"}),
