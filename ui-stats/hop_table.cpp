@@ -76,6 +76,10 @@ class HopTable {
       for (const auto& [hop, l] : stats_.losses()) lost_[hop] = l;
       sizes_ = stats_.sizes();
       for (const auto& [hop, row] : row_of_) show_loss(hop, row);
+      // A hop whose only selected frames are upstream ones lost on it has
+      // no match to bring its row: its losses do.
+      for (const auto& [hop, row] : stats_.hops())
+        if (!row_of_.contains(hop)) show(hop, row, *r.analyzer);
       changed = true;
     }
     if (h) {
@@ -115,10 +119,11 @@ class HopTable {
     show_loss(hop, row);
     // Exact and signed, as -z roce,hops shows them; the percentiles count a
     // negative latency (unsynced clocks) as 0.
-    rows_.set_int(row, lat_min, r.min_latency_ns);
+    // No match (a hop known by its losses): no latency, not the extremes' sentinels.
+    rows_.set_int(row, lat_min, r.matched ? r.min_latency_ns : 0);
     rows_.set_uint(row, lat_p50, r.latency_ns.quantile(0.5));
     rows_.set_uint(row, lat_p99, r.latency_ns.quantile(0.99));
-    rows_.set_int(row, lat_max, r.max_latency_ns);
+    rows_.set_int(row, lat_max, r.matched ? r.max_latency_ns : 0);
     rows_.set_uint(row, queue_p99, r.queue_ns.quantile(0.99));
     rows_.set_uint(row, bursts, r.bursts);
     rows_.set_uint(row, remarked, r.remarked);

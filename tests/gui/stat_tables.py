@@ -20,7 +20,7 @@ import tempfile
 
 from guilib import OUT, Gui, run
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tshark"))
-from rslib import CAPTURES, ROOT, Failure, tshark  # noqa: E402
+from rslib import CAPTURES, ROOT, Failure, simple_table, tshark  # noqa: E402
 
 CAPTURE = os.path.join(CAPTURES, "mp_drop.pcapng")
 # Dialog sizes for the screenshots, by title (the dialog's geometry key).
@@ -28,19 +28,6 @@ DIALOGS = {"roce,hop_table": ("RoCE Hops", 1250, 260), "roce,qp_table": ("RoCE Q
 
 
 # --- tshark ---------------------------------------------------------------
-
-def simple_table(text, title):
-    """Rows of a tshark -z <stat_tap_table> printout, as lists of cells."""
-    lines = text.splitlines()
-    start = lines.index(title + ":")
-    header = [c.strip() for c in lines[start + 2].split(" |")][:-1]
-    rows = []
-    for line in lines[start + 4:]:
-        if line.startswith("====="):
-            break
-        rows.append(dict(zip(header, [c.strip() for c in line.split(" |")][:-1])))
-    return rows
-
 
 def text_hops(text):
     """The 'Per hop' rows of -z roce,hops."""

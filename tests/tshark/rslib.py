@@ -121,6 +121,20 @@ def capture_path(scenario):
     return os.path.join(CAPTURES, scenario + ".pcapng")
 
 
+def simple_table(text, title):
+    """Rows of a tshark -z <stat_tap_table> printout (the GUI tables), as
+    dicts by column header."""
+    lines = text.splitlines()
+    start = lines.index(title + ":")
+    header = [c.strip() for c in lines[start + 2].split(" |")][:-1]
+    rows = []
+    for line in lines[start + 4:]:
+        if line.startswith("====="):
+            break
+        rows.append(dict(zip(header, [c.strip() for c in line.split(" |")][:-1])))
+    return rows
+
+
 def main(fn):
     """Run a test body; print the failure and exit 1 on Failure."""
     try:

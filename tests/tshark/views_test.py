@@ -6,7 +6,9 @@ filter that keeps only some points or one direction, -z roce,report,F,
 -z roce,triage,F, -z roce,hops,F and -z roce,pfc,F agree on the hop losses,
 pause episodes, propagations and clock estimates; every evidence frame
 passes F; and the counts equal the per-frame fields of the frames F
-selects (tshark -2 -Y F: losses are known on a second pass)."""
+selects (tshark -2 -Y F: losses are known on a second pass). The GUI's
+tables (-z roce,hop_table,F and -z roce,qp_table,F, the stat_tap_tables
+Wireshark's Statistics dialogs draw) say the same of the hops and QPs."""
 import json
 import re
 
@@ -72,6 +74,25 @@ def check(capture_name, flt):
             by_from[a] = by_from.get(a, 0) + n
     if by_from != marked:
         fail(f"losses by upstream point {by_from}, frames marked roce.hop.lost_after {marked}")
+    # The GUI's hop table: the same hops, the same losses and matches.
+    gui_hops = {(r["From"], r["To"]): r for r in rslib.simple_table(stat(capture, "hop_table", flt), "RoCE Hops")}
+    gui_lost = {k: int(r["Lost"]) for k, r in gui_hops.items()}
+    if gui_lost != json_lost:
+        fail(f"hop losses: report {json_lost}, GUI hop table {gui_lost}")
+    json_matched = {(h["from"], h["to"]): h["matched"] for h in report["hops"]}
+    gui_matched = {k: int(r["Matched"]) for k, r in gui_hops.items()}
+    if gui_matched != json_matched:
+        fail(f"hops matched: report {json_matched}, GUI hop table {gui_matched}")
+    for k, r in gui_hops.items():
+        if not gui_matched[k] and (r["Latency min (ns)"], r["Latency max (ns)"]) != ("0", "0"):
+            fail(f"hop {k}: no match, yet latency min/max {r['Latency min (ns)']}/{r['Latency max (ns)']}")
+    # The GUI's QP table: a row per QP and point the report has, with its counts.
+    counts = ("requests", "Requests"), ("gaps", "Gaps"), ("retransmissions", "Retrans"), ("responses", "Responses")
+    json_qps = {(q["point"], q["stream"], q["dest_qp"]): [q[j] for j, _ in counts] for q in report["qps"]}
+    gui_qps = {(r["Point"], int(r["Stream"]), int(r["DestQP"], 16)): [int(r[g]) for _, g in counts]
+               for r in rslib.simple_table(stat(capture, "qp_table", flt), "RoCE QPs")}
+    if gui_qps != json_qps:
+        fail(f"QPs (requests, gaps, retransmissions, responses): report {json_qps}, GUI QP table {gui_qps}")
     # Clock estimates: the same pairs, each between two points the filter kept.
     points = {p for p, _ in selected.values()}
     json_clocks = {(c["point"], c["relative_to"]) for c in report["clocks"]}
