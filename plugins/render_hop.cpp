@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "epan-ext/hop_notes.h"
 #include "plugins/dissect.h"
 #include "plugins/roce.h"
 #include "plugins/tree_util.h"
@@ -14,21 +15,10 @@ namespace roceshark::glue {
 namespace {
 
 // The catalogue rows this file renders.
-constexpr checks::Kind kDscpRemarked = checks::kind("dscp_remarked");
-constexpr checks::Kind kEcnBleached = checks::kind("ecn_bleached");
-constexpr checks::Kind kMicroburst = checks::kind("microburst");
-constexpr checks::Kind kEcnMismatch = checks::kind("ecn_threshold_mismatch");
 constexpr checks::Kind kClockSkew = checks::kind("clock_skew");
 constexpr checks::Kind kMergedPoints = checks::kind("merged_points");
 constexpr checks::Kind kHopLoss = checks::kind("hop_loss");
 constexpr checks::Kind kMtu = checks::kind("mtu_mismatch");
-constexpr checks::Kind kVlanChanged = checks::kind("vlan_changed");
-constexpr checks::Kind kCnpQueued = checks::kind("cnp_queued");
-constexpr checks::Kind kBeStarved = checks::kind("starved_by_besteffort");
-
-std::string marking(uint8_t dscp, int pcp) {
-  return "DSCP " + std::to_string(dscp) + (pcp >= 0 ? " PCP " + std::to_string(pcp) : std::string(" untagged"));
-}
 
 }  // namespace
 
@@ -43,61 +33,10 @@ void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
     gen(proto_tree_add_uint(ht, ids.hop_prev_frame, tvb, 0, 0, h->prev_frame));
     gen(proto_tree_add_uint64(ht, ids.hop_queue_ns, tvb, 0, 0, h->queue_ns));
     gen(proto_tree_add_int(ht, ids.hop_ttl_delta, tvb, 0, 0, h->ttl_delta));
-    if (h->remarked) {
-      proto_item* it = add_flag(ht, tvb, check_field(kDscpRemarked));
-      if (h->remark_first)
-        expert_add_info_format(pinfo, it, check_expert(kDscpRemarked),
-                               "Remarked between %s and %s: %s there, %s here (a mid-path device rewrites marking)",
-                               prev.c_str(), point.c_str(), marking(h->prev_dscp, h->prev_pcp).c_str(),
-                               marking(v.pkt.dscp, v.pkt.pcp).c_str());
-    }
-    if (h->vlan_changed) {
-      proto_item* it = add_flag(ht, tvb, check_field(kVlanChanged));
-      if (h->vlan_first)
-        expert_add_info_format(pinfo, it, check_expert(kVlanChanged), "%s between %s and %s",
-                               hop::vlan_change(*h, v.pkt.pcp).text().c_str(), prev.c_str(), point.c_str());
-    }
     if (h->ce_set) add_flag(ht, tvb, ids.hop_ce_set);
-    if (h->ecn_bleached) {
-      proto_item* it = add_flag(ht, tvb, check_field(kEcnBleached));
-      if (h->bleach_first)
-        expert_add_info_format(pinfo, it, check_expert(kEcnBleached),
-                               "ECN cleared between %s and %s: %s there, %s here (no CNPs: DCQCN cannot slow down)",
-                               prev.c_str(), point.c_str(), qos::ecn_name(h->prev_ecn), qos::ecn_name(v.pkt.ecn));
-    }
-    if (h->ecn_unmarked) {
-      proto_item* it = add_flag(ht, tvb, check_field(kEcnMismatch));
-      if (h->ecn_unmarked_first)
-        expert_add_info_format(pinfo, it, check_expert(kEcnMismatch),
-                               "ECN-capable, queued %.1f us between %s and %s and not marked, beyond where another "
-                               "hop marks priority %u: this hop's ECN threshold is higher (-z roce,hops)",
-                               static_cast<double>(h->queue_ns) / 1e3, prev.c_str(), point.c_str(),
-                               unsigned{v.pfc.priority});
-    }
-    if (h->cnp_wait_ns) {
-      proto_item* it = add_flag(ht, tvb, check_field(kCnpQueued));
-      if (h->cnp_queued_first)
-        expert_add_info_format(pinfo, it, check_expert(kCnpQueued),
-                               "CNP queued %.1f us between %s and %s, like the RoCE data before it: CNPs are not in a "
-                               "strict-priority class of their own",
-                               static_cast<double>(h->cnp_wait_ns) / 1e3, prev.c_str(), point.c_str());
-    }
-    if (h->be_share_pct) {
-      proto_item* it = add_flag(ht, tvb, check_field(kBeStarved));
-      if (h->be_starved_first)
-        expert_add_info_format(pinfo, it, check_expert(kBeStarved),
-                               "RoCE queued %.1f us between %s and %s while best-effort took %u%% of the bytes "
-                               "leaving (link %u%% full) and waited %.1f us on average: best-effort is served first",
-                               static_cast<double>(h->queue_ns) / 1e3, prev.c_str(), point.c_str(),
-                               unsigned{h->be_share_pct}, unsigned{h->be_fill_pct},
-                               static_cast<double>(h->be_wait_ns) / 1e3);
-    }
-    if (h->microburst) {
-      proto_item* it = add_flag(ht, tvb, check_field(kMicroburst));
-      if (h->burst_start)
-        expert_add_info_format(pinfo, it, check_expert(kMicroburst),
-                               "Microburst between %s and %s: %.1f us of queueing above the hop's minimum",
-                               prev.c_str(), point.c_str(), static_cast<double>(h->queue_ns) / 1e3);
+    for (const hop::HopNote& n : hop::hop_notes(*h, v, prev, point)) {
+      proto_item* it = add_flag(ht, tvb, check_field(n.kind));
+      if (n.expert) expert_add_info_format(pinfo, it, check_expert(n.kind), "%s", n.text.c_str());
     }
     if (h->negative_first)
       expert_add_info_format(pinfo, hi, check_expert(kClockSkew, 1),

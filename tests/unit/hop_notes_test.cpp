@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "epan-ext/hop_notes.h"
+
+#include <gtest/gtest.h>
+
+namespace roceshark::hop {
+namespace {
+
+// Every flag a hop verdict sets is a note, in tree order; only the first of
+// its kind on the hop carries the expert info's text.
+TEST(HopNotes, FlagsInOrderTextOnlyOnTheFirst) {
+  HopVerdict h;
+  Verdict v;
+  v.pkt.dscp = 0, v.pkt.pcp = 3, v.pfc.priority = 3;
+  h.remarked = true, h.remark_first = true, h.prev_dscp = 26, h.prev_pcp = 3;
+  h.microburst = true, h.burst_start = false, h.queue_ns = 12'345;
+  h.be_share_pct = 80, h.be_fill_pct = 99, h.be_wait_ns = 0, h.be_starved_first = true;
+  const std::vector<HopNote> notes = hop_notes(h, v, "nic-a", "leaf-1");
+  ASSERT_EQ(notes.size(), 3u);
+  EXPECT_EQ(notes[0].kind, checks::kind("dscp_remarked"));
+  EXPECT_TRUE(notes[0].expert);
+  EXPECT_EQ(notes[0].text,
+            "Remarked between nic-a and leaf-1: DSCP 26 PCP 3 there, DSCP 0 PCP 3 here (a mid-path device rewrites "
+            "marking)");
+  EXPECT_EQ(notes[1].kind, checks::kind("starved_by_besteffort"));
+  EXPECT_EQ(notes[1].text,
+            "RoCE queued 12.3 us between nic-a and leaf-1 while best-effort took 80% of the bytes leaving (link 99% "
+            "full) and waited 0.0 us on average: best-effort is served first");
+  EXPECT_EQ(notes[2].kind, checks::kind("microburst"));
+  EXPECT_FALSE(notes[2].expert);
+  EXPECT_TRUE(notes[2].text.empty());
+}
+
+TEST(HopNotes, AnUneventfulHopSaysNothing) {
+  HopVerdict h;
+  h.ce_set = true;  // a field of its own, not a check
+  EXPECT_TRUE(hop_notes(h, Verdict{}, "a", "b").empty());
+}
+
+}  // namespace
+}  // namespace roceshark::hop
