@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "epan-ext/hop_notes.h"
 
-#include <cstdio>
-
 #include "epan-ext/qos_checker.h"
+#include "epan-ext/text_table.h"
 #include "epan-ext/vlan_change.h"
 
 namespace roceshark::hop {
@@ -11,13 +10,6 @@ namespace {
 
 std::string marking(uint8_t dscp, int pcp) {
   return "DSCP " + std::to_string(dscp) + (pcp >= 0 ? " PCP " + std::to_string(pcp) : std::string(" untagged"));
-}
-
-// "12.3": microseconds with one decimal, as the expert infos give them.
-std::string us1(uint64_t ns) {
-  char s[32];
-  std::snprintf(s, sizeof s, "%.1f", static_cast<double>(ns) / 1e3);
-  return s;
 }
 
 }  // namespace
@@ -44,24 +36,24 @@ std::vector<HopNote> hop_notes(const HopVerdict& h, const Verdict& v, std::strin
     });
   if (h.ecn_unmarked)
     note(checks::kind("ecn_threshold_mismatch"), h.ecn_unmarked_first, [&] {
-      return "ECN-capable, queued " + us1(h.queue_ns) + " us" + between() +
+      return "ECN-capable, queued " + cell::us(h.queue_ns) + " us" + between() +
              " and not marked, beyond where another hop marks priority " + std::to_string(v.pfc.priority) +
              ": this hop's ECN threshold is higher (-z roce,hops)";
     });
   if (h.cnp_wait_ns)
     note(checks::kind("cnp_queued"), h.cnp_queued_first, [&] {
-      return "CNP queued " + us1(h.cnp_wait_ns) + " us" + between() +
+      return "CNP queued " + cell::us(h.cnp_wait_ns) + " us" + between() +
              ", like the RoCE data before it: CNPs are not in a strict-priority class of their own";
     });
   if (h.be_share_pct)
     note(checks::kind("starved_by_besteffort"), h.be_starved_first, [&] {
-      return "RoCE queued " + us1(h.queue_ns) + " us" + between() + " while best-effort took " +
+      return "RoCE queued " + cell::us(h.queue_ns) + " us" + between() + " while best-effort took " +
              std::to_string(h.be_share_pct) + "% of the bytes leaving (link " + std::to_string(h.be_fill_pct) +
-             "% full) and waited " + us1(h.be_wait_ns) + " us on average: best-effort is served first";
+             "% full) and waited " + cell::us(h.be_wait_ns) + " us on average: best-effort is served first";
     });
   if (h.microburst)
     note(checks::kind("microburst"), h.burst_start, [&] {
-      return "Microburst" + between() + ": " + us1(h.queue_ns) + " us of queueing above the hop's minimum";
+      return "Microburst" + between() + ": " + cell::us(h.queue_ns) + " us of queueing above the hop's minimum";
     });
   return out;
 }

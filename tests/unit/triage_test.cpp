@@ -230,6 +230,13 @@ icmp::TooBig frag_needed(test::Wire& w, uint64_t at, uint32_t mtu, std::optional
   return m;
 }
 
+// A 4 KB WRITE FIRST from a at point 0, the kind a 1,500-byte MTU drops.
+void send_big_write(TwoPoints& t, Wire& w, uint64_t at) {
+  PacketInfo big = w.req(at, 0, true, kWriteFirst, 4096);
+  big.frame_len = 4174, big.ip_len = 4156;
+  t.feed(big);
+}
+
 // Four 4 KB WRITE FIRSTs lost between the points, each with the router's
 // ICMP about it at point 0 when `icmp`, and the 512-byte WRITE LASTs that cross.
 void lose_big_frames(TwoPoints& t, Wire& w, bool icmp) {
@@ -294,9 +301,7 @@ TEST(Findings, IcmpTooBigAtOnePointIsAnMtuMismatch) {
     TwoPoints t;
     Wire w;
     for (int i = 0; i < 3; ++i) {
-      PacketInfo big = w.req(i * 100 * us, 0, true, kWriteFirst, 4096);
-      big.frame_len = 4174, big.ip_len = 4156;
-      t.feed(big);
+      send_big_write(t, w, i * 100 * us);
       const icmp::Verdict& v = t.feed(frag_needed(w, i * 100 * us + 4 * us, 1500,
                                                   quote_has_bth ? std::optional(w.qp_b) : std::nullopt));
       EXPECT_TRUE(v.below);
@@ -330,9 +335,7 @@ TEST(Findings, IcmpFindingsAreOnePerRouter) {
   TwoPoints t;
   Wire w;
   for (int i = 0; i < 4; ++i) {
-    PacketInfo big = w.req(i * 100 * us, 0, true, kWriteFirst, 4096);
-    big.frame_len = 4174, big.ip_len = 4156;
-    t.feed(big);
+    send_big_write(t, w, i * 100 * us);
     icmp::TooBig m = frag_needed(w, i * 100 * us + 4 * us, i == 3 ? 1400 : 1500, w.qp_b);
     if (i % 2) m.reporter = test::ip(253);
     t.feed(m);
