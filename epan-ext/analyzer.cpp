@@ -188,9 +188,8 @@ void Analyzer::match_across_points(const PacketInfo& p, Verdict& v) {
 // neither waited behind best-effort in the hop's queue.
 void Analyzer::weigh_against_besteffort(const PacketInfo& p, const Verdict& v, hop::HopVerdict& h) {
   const bool judge = !h.overtaken && !v.pfc.held && h.queue_ns >= cfg_.microburst_ns;
-  const uint8_t priority = priority_of(p);
   const hop::Starvation s = besteffort_.roce(h.prev_point, p.point, p.ts_ns, p.frame_len, h.queue_ns, judge,
-                                             cfg_.gbps(p.point), priority);
+                                             cfg_.gbps(p.point));
   if (!s.be_share_pct) return;
   h.be_share_pct = s.be_share_pct, h.be_fill_pct = s.fill_pct, h.be_wait_ns = s.be_wait_ns;
   h.be_starved_first = s.enough;

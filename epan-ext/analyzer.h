@@ -64,7 +64,6 @@ class Analyzer {
   // A TCP or UDP packet that is not RoCE: matched across the points RoCE
   // was seen at, to compare its queueing with RoCE's (epan-ext/besteffort.h).
   void process(const CrossPacket& c);
-  const hop::BestEffort& besteffort() const { return besteffort_; }
   // The distinct (router, MTU, flow) messages, by Verdict::report.
   const icmp::Report& icmp_report(uint32_t id) const { return icmp_reports_[id]; }
   // The flows from `src` to `dst`, any QP.

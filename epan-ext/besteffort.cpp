@@ -39,20 +39,13 @@ void BestEffort::cross(const CrossPacket& p, int64_t ts) {
 }
 
 Starvation BestEffort::roce(uint32_t from, uint32_t to, uint64_t ts_ns, uint32_t frame_len, uint64_t queue_ns,
-                            bool judge, double gbps, uint8_t priority) {
+                            bool judge, double gbps) {
   const auto it = hops_.find({from, to});
   if (it == hops_.end()) return {};
   Hop& h = it->second;
   Starvation s = judge && queue_ns ? this->judge(h, ts_ns, queue_ns, gbps) : Starvation{};
   push(h, ts_ns, frame_len + kWireOverhead, 0, 0);
-  if (s.be_share_pct) {
-    StarvedHop& sh = starved_[{from, to}];
-    if (!sh.packets) sh.priority = priority;
-    s.enough = ++sh.packets == kMinEvidence;
-    sh.max_wait_ns = std::max(sh.max_wait_ns, queue_ns);
-    sh.max_share_pct = std::max(sh.max_share_pct, s.be_share_pct);
-    sh.max_be_wait_ns = std::max(sh.max_be_wait_ns, s.be_wait_ns);
-  }
+  if (s.be_share_pct) s.enough = ++starved_[{from, to}] == kMinEvidence;
   return s;
 }
 

@@ -54,15 +54,6 @@ struct Starvation {
   bool enough = false;       // the hop's kMinEvidence-th starved packet: the hop is reported from here
 };
 
-// What one hop showed so far, for the finding.
-struct StarvedHop {
-  uint32_t packets = 0;    // RoCE packets judged starved
-  uint64_t max_wait_ns = 0;
-  uint8_t max_share_pct = 0;
-  uint64_t max_be_wait_ns = 0;
-  uint8_t priority = 0;    // of the first such packet
-};
-
 class BestEffort {
  public:
   static constexpr uint32_t kMinEvidence = 5;  // starved packets on a hop before it is reported
@@ -80,9 +71,7 @@ class BestEffort {
   // downstream point's clock); `queue_ns` > 0 and judge: it waited that long.
   // Returns its figures when it was starved.
   Starvation roce(uint32_t from, uint32_t to, uint64_t ts_ns, uint32_t frame_len, uint64_t queue_ns, bool judge,
-                  double gbps, uint8_t priority);
-
-  const std::map<std::pair<uint32_t, uint32_t>, StarvedHop>& starved() const { return starved_; }
+                  double gbps);
 
  private:
   // Running totals after each frame that left through the hop, in order.
@@ -107,7 +96,9 @@ class BestEffort {
   WindowTable<Copy> copies_;
   // Hops best-effort crossed: only these keep marks (RoCE-only captures pay nothing).
   std::map<std::pair<uint32_t, uint32_t>, Hop> hops_;
-  std::map<std::pair<uint32_t, uint32_t>, StarvedHop> starved_;
+  // RoCE packets judged starved per hop, for `enough`; the finding's
+  // figures are the report's (triage::EvidenceStats), from the selected frames.
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> starved_;
 };
 
 }  // namespace hop

@@ -69,7 +69,7 @@ void EvidenceStats::add_roce(const TapRecord& r, const Verdict& v) {
     if (h->vlan_changed) note(Clue::vlan, h->prev_point, v.point, hop::vlan_change(*h, v.pkt.pcp).key(), v.frame, s);
     if (h->ecn_bleached) note(Clue::ecn_bleached, h->prev_point, v.point, 0, v.frame, s);
     if (h->cnp_wait_ns) note(Clue::cnp_queued, h->prev_point, v.point, 0, v.frame, s);
-    if (h->be_share_pct) note(Clue::be_starved, h->prev_point, v.point, 0, v.frame, s);
+    if (h->be_share_pct) add_starved(*h, v);
     if (h->ecn_unmarked) note(Clue::ecn_unmarked, h->prev_point, v.point, v.pfc.priority, v.frame, s);
     if (h->burst_start) note(Clue::burst, h->prev_point, v.point, 0, v.frame, s);
     if (h->negative) note(Clue::negative, h->prev_point, v.point, 0, v.frame, s);
@@ -91,6 +91,16 @@ void EvidenceStats::add_roce(const TapRecord& r, const Verdict& v) {
   const std::pair place{v.point, uint32_t{v.pfc.priority}};
   if (v.pfc.lossy_first) lossy_.try_emplace(place, v.frame);
   if (v.pfc.lossy_first || (loss_sign && lossy_.contains(place))) note(Clue::lossy, place.first, place.second, 0, v.frame, s);
+}
+
+void EvidenceStats::add_starved(const hop::HopVerdict& h, const Verdict& v) {
+  const auto [it, first] = starved_.try_emplace({h.prev_point, v.point});
+  StarvedHop& sh = it->second;
+  if (first) sh.priority = v.pfc.priority;
+  sh.max_wait_ns = std::max(sh.max_wait_ns, h.queue_ns);
+  sh.max_share_pct = std::max(sh.max_share_pct, h.be_share_pct);
+  sh.max_be_wait_ns = std::max(sh.max_be_wait_ns, h.be_wait_ns);
+  note(Clue::be_starved, h.prev_point, v.point, 0, v.frame, v.stream);
 }
 
 void EvidenceStats::take_back_loss(uint32_t frame, uint32_t flow, uint32_t point, uint32_t stream, uint8_t priority) {

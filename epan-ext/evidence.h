@@ -76,6 +76,15 @@ struct Evidence {
   std::span<const uint32_t> first() const { return {frames.data(), n}; }
 };
 
+// What the selected frames of one hop showed of RoCE starved behind
+// best-effort (Clue::be_starved), for the finding.
+struct StarvedHop {
+  uint64_t max_wait_ns = 0;     // RoCE's longest wait on the hop
+  uint8_t max_share_pct = 0;    // best-effort's largest share of the link meanwhile
+  uint64_t max_be_wait_ns = 0;  // best-effort's longest average wait meanwhile
+  uint8_t priority = 0;         // of the first such packet
+};
+
 class EvidenceStats {
  public:
   using Key = std::tuple<Clue, uint32_t, uint32_t, uint64_t>;
@@ -90,6 +99,8 @@ class EvidenceStats {
   auto of(Clue c) const {
     return std::pair{items_.lower_bound({c, 0, 0, 0}), items_.lower_bound({static_cast<Clue>(static_cast<uint8_t>(c) + 1), 0, 0, 0})};
   }
+  // By hop (from, to).
+  const std::map<std::pair<uint32_t, uint32_t>, StarvedHop>& starved() const { return starved_; }
   // The request flows CNPs were matched to.
   const std::set<uint32_t>& cnp_answered() const { return cnp_answered_; }
 
@@ -99,6 +110,7 @@ class EvidenceStats {
   }
   void add_pause(const pfc::PauseVerdict& v);
   void add_roce(const TapRecord& r, const Verdict& v);
+  void add_starved(const hop::HopVerdict& h, const Verdict& v);
   // One loss sign (and lossy-queue evidence) becomes reorder_nak evidence.
   void take_back_loss(uint32_t frame, uint32_t flow, uint32_t point, uint32_t stream, uint8_t priority);
 
@@ -107,6 +119,7 @@ class EvidenceStats {
   size_t nak_events_ = 0;  // of the log's, taken in
   NakResends resends_;
   std::set<uint32_t> cnp_answered_;
+  std::map<std::pair<uint32_t, uint32_t>, StarvedHop> starved_;
 };
 
 }  // namespace roceshark::triage

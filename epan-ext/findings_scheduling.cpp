@@ -33,14 +33,14 @@ void cnp_queueing(Builder& b) {
   }
 }
 
-// RoCE starved behind best-effort: reported with kMinEvidence packets or
-// more, so one unlucky wait is not a finding.
+// RoCE starved behind best-effort: reported with kMinEvidence selected
+// packets or more, so one unlucky wait is not a finding.
 void besteffort_first(Builder& b) {
-  const auto& starved = b.a.besteffort().starved();
   for (const auto& [k, h] : b.gather_hops(Clue::be_starved)) {
-    const auto it = starved.find(k);
-    if (it == starved.end() || it->second.packets < hop::BestEffort::kMinEvidence) continue;
-    const hop::StarvedHop& sh = it->second;
+    uint64_t packets = 0;  // selected ones
+    for (const Evidence* e : h.items) packets += e->count;
+    if (packets < hop::BestEffort::kMinEvidence) continue;
+    const StarvedHop& sh = b.s.evidence.starved().at(k);
     const std::string hop = b.hop(k.first, k.second), to = b.point(k.second), prio = std::to_string(sh.priority);
     Finding& f = b.add(kind("starved_by_besteffort"), Severity::warning, hop);
     f.where.hop = hop;

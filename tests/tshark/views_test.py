@@ -8,7 +8,8 @@ pause episodes, propagations and clock estimates; every evidence frame
 passes F; and the counts equal the per-frame fields of the frames F
 selects (tshark -2 -Y F: losses are known on a second pass). The GUI's
 tables (-z roce,hop_table,F and -z roce,qp_table,F, the stat_tap_tables
-Wireshark's Statistics dialogs draw) say the same of the hops and QPs."""
+Wireshark's Statistics dialogs draw) say the same of the hops and QPs.
+The starvation finding counts and measures only the selected frames."""
 import json
 import re
 
@@ -131,7 +132,31 @@ def check(capture_name, flt):
     return json_lost, json_storms
 
 
+def check_starvation():
+    """RoCE starved behind best-effort: the finding counts and measures only
+    the frames the filter selected, and needs 5 of them (one unlucky wait is
+    no finding). The queueing grows frame by frame here, so the longest wait
+    of the first frames is below the capture's."""
+    capture = rslib.capture_path("mp_besteffort_strict")
+    starved = frames(capture, "roce.hop.be_starved", "roce.hop.queue_ns")
+    order = sorted(starved)
+    for keep in (4, 9):
+        flt = f"frame.number <= {order[keep - 1]}"
+        report = json.loads(stat(capture, "report", flt))
+        found = [f for f in report["triage"]["findings"] if f["kind"] == "starved_by_besteffort"]
+        if keep < 5:
+            if found:
+                raise rslib.Failure(f"{flt}: a starvation finding from {keep} selected packets: {found[0]['detail']}")
+            continue
+        longest = max(int(starved[n][0]) for n in order[:keep])
+        if len(found) != 1 or found[0]["evidence"]["count"] != keep:
+            raise rslib.Failure(f"{flt}: wanted one starvation finding of {keep} packets, got {found}")
+        if f"up to {longest / 1e3:.1f} us," not in found[0]["detail"]:
+            raise rslib.Failure(f"{flt}: the selected packets waited up to {longest} ns: {found[0]['detail']}")
+
+
 def run(argv):
+    check_starvation()
     seen_loss = seen_storm = False
     for capture, flt in CASES:
         lost, storms = check(capture, flt)
