@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "cli/capture_set.h"
+#include "epan-ext/analyzer.h"
 #include "epan-ext/decode/frame_decoder.h"
 #include "epan-ext/event_log.h"
 #include "epan-ext/points.h"
@@ -169,7 +170,7 @@ struct Run {
   int view(std::string_view name, bool fail_on_warn) {
     tapped.settle();
     const ReportStats& s = tapped.stats;
-    const Analyzer* a = tapped.analyzer;
+    const AnalysisFacts* a = tapped.facts;
     const std::string filter;  // display filters need Wireshark: use tshark for them
     if (name == "qp") views::qp(s.qp, a, filter, print);
     else if (name == "pfc") views::pfc(s.pfc, a, filter, print);
@@ -181,9 +182,8 @@ struct Run {
     return 0;
   }
 
-  static int health(const ReportStats& s, const Analyzer* a, bool fail_on_warn) {
-    static const Analyzer kNothing;
-    const triage::Triage t = triage::make_triage(s, a ? *a : kNothing);
+  static int health(const ReportStats& s, const AnalysisFacts* a, bool fail_on_warn) {
+    const triage::Triage t = triage::make_triage(s, a ? *a : no_facts());
     print(format_triage(t, ""));
     switch (t.health.overall) {
       case triage::Grade::pass: return 0;

@@ -18,6 +18,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "epan-ext/analysis_facts.h"
 #include "epan-ext/besteffort.h"
 #include "epan-ext/cnp_queueing.h"
 #include "epan-ext/config.h"
@@ -32,11 +33,12 @@
 #include "epan-ext/qos_checker.h"
 #include "epan-ext/pending_acks.h"
 #include "epan-ext/request_sequence.h"
+#include "epan-ext/tap_record.h"
 #include "epan-ext/verdict.h"
 
 namespace roceshark {
 
-class Analyzer {
+class Analyzer : public AnalysisFacts {
  public:
   explicit Analyzer(const Config& cfg = {}, EventSink* events = nullptr) : cfg_(cfg), events_(events) {
     cfg_.path_order.assign(cfg_.path_order_names.size(), UINT32_MAX);
@@ -64,32 +66,28 @@ class Analyzer {
   // A TCP or UDP packet that is not RoCE: matched across the points RoCE
   // was seen at, to compare its queueing with RoCE's (epan-ext/besteffort.h).
   void process(const CrossPacket& c);
-  // The distinct (router, MTU, flow) messages, by Verdict::report.
-  const icmp::Report& icmp_report(uint32_t id) const { return icmp_reports_[id]; }
-  // The flows from `src` to `dst`, any QP.
-  std::span<const uint32_t> flows_between(const Address& src, const Address& dst) const { return flows_.between(src, dst); }
   const hop::HopMatcher& hops() const { return hops_; }
-  // Tells the sink what stands after the frames so far (open episodes,
-  // clock estimates).
-  void finish() const;
-
-  const Config& config() const { return cfg_; }
-  const FlowKey& flow_key(uint32_t flow) const { return flows_[flow].key; }
-  uint32_t flow_stream(uint32_t flow) const { return flows_[flow].stream; }
-  // How the flow's requester answers sequence NAKs, as its resends showed so far.
-  RecoveryMode recovery_mode(uint32_t flow) const { return flows_[flow].naks.mode; }
-  // The path MTU the flow's QP uses, from its FIRST and MIDDLE segments; 0 until seen.
-  uint32_t path_mtu(uint32_t flow) const { return flows_[flow].naks.pmtu; }
-  // The CM REQ frame the path MTU comes from; kNoFrame when FIRST/MIDDLE
-  // segments showed it (or it is not known).
-  uint32_t path_mtu_cm_frame(uint32_t flow) const { return flows_[flow].pmtu_cm_frame; }
   // Whether responses for `flow`'s requests were ever seen at `point`.
   bool responses_seen(uint32_t flow, uint32_t point) const;
-
   void name_point(uint32_t point, std::string name);
-  const std::string& point_name(uint32_t point) const;
   bool point_named(uint32_t point) const { return point_names_.contains(point); }
-  std::vector<uint32_t> points() const;  // every point seen, by id
+
+  // What the report side may ask (epan-ext/analysis_facts.h).
+  const Config& config() const final { return cfg_; }
+  const qos::Policy& policy() const final { return qos_.policy(); }
+  qos::Checker::Learned learned() const final { return qos_.learned(); }
+  const std::string& point_name(uint32_t point) const final;
+  std::vector<uint32_t> points() const final;
+  const FlowKey& flow_key(uint32_t flow) const final { return flows_[flow].key; }
+  uint32_t flow_stream(uint32_t flow) const final { return flows_[flow].stream; }
+  RecoveryMode recovery_mode(uint32_t flow) const final { return flows_[flow].naks.mode; }
+  uint32_t path_mtu(uint32_t flow) const final { return flows_[flow].naks.pmtu; }
+  uint32_t path_mtu_cm_frame(uint32_t flow) const final { return flows_[flow].pmtu_cm_frame; }
+  std::span<const uint32_t> flows_between(const Address& src, const Address& dst) const final {
+    return flows_.between(src, dst);
+  }
+  const icmp::Report& icmp_report(uint32_t id) const final { return icmp_reports_[id]; }
+  void finish() const final;
 
  private:
   struct FlowPoint {
@@ -185,5 +183,12 @@ class Analyzer {
   std::unordered_map<uint32_t, std::string> point_names_;
   std::vector<icmp::Report> icmp_reports_;
 };
+
+// The tap record of the packet just analysed, for a front end that keeps no
+// results (valid until the Analyzer's next packet).
+inline TapRecord latest_record(const Verdict& v, const Analyzer& a, uint64_t ts_ns, uint32_t frame_len,
+                               const EventLog* events) {
+  return {&v, &a, ts_ns, frame_len, nullptr, nullptr, events, a.last_hop(), a.last_rtt_samples()};
+}
 
 }  // namespace roceshark

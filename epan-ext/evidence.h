@@ -44,7 +44,7 @@ enum class Clue : uint8_t {
   ecn_unmarked, // queued beyond another hop's ECN onset, unmarked: a = from, b = to, c = priority
   vlan,         // VLAN tag stripped, added or changed between points: a = from, b = to, c = VlanChange::key()
   cnp_missing,  // a response long after CE marks on its QP, never a CNP: a = request flow, b = point
-  icmp_mtu,     // ICMP too-big with an MTU below the quoted flow's packets: a = Analyzer::icmp_report, b = point
+  icmp_mtu,     // ICMP too-big with an MTU below the quoted flow's packets: a = AnalysisFacts::icmp_report, b = point
   cnp_queued,   // a CNP queued like the data before it on a hop: a = from, b = to
   be_starved,   // RoCE queued while best-effort took the port: a = from, b = to
 };

@@ -47,8 +47,8 @@ std::string Builder::points(const std::set<uint32_t>& ids) const {
   return out;
 }
 
-Builder::Builder(const ReportStats& st, const Analyzer& an)
-    : s(st), a(an), policy(an.qos().policy()),
+Builder::Builder(const ReportStats& st, const AnalysisFacts& an)
+    : s(st), a(an), policy(an.policy()),
       ecn(hop::ecn_mismatches(st.hops.ecn(), {an.config().ecn_onset_tolerance_ns})) {
   span_ns = s.impact.span_ns();
   by_flow_ = s.impact.by_flow();
@@ -224,7 +224,7 @@ Findings Builder::finish() {
 
 }  // namespace detail
 
-Findings find(const ReportStats& s, const Analyzer& a) {
+Findings find(const ReportStats& s, const AnalysisFacts& a) {
   detail::Builder b(s, a);
   add_ecn_findings(b);
   add_scheduling_findings(b);

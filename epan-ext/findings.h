@@ -63,6 +63,6 @@ struct Findings {
   std::vector<Finding> list;
 };
 
-Findings find(const ReportStats& s, const Analyzer& a);
+Findings find(const ReportStats& s, const AnalysisFacts& a);
 
 }  // namespace roceshark::triage

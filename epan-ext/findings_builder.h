@@ -16,10 +16,10 @@ namespace roceshark::triage::detail {
 
 class Builder {
  public:
-  Builder(const ReportStats& s, const Analyzer& a);
+  Builder(const ReportStats& s, const AnalysisFacts& a);
 
   const ReportStats& s;
-  const Analyzer& a;
+  const AnalysisFacts& a;
   const qos::Policy& policy;
   // Hops whose ECN marking differs from another's of the same priority.
   const std::vector<hop::EcnMismatch> ecn;

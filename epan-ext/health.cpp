@@ -32,7 +32,7 @@ const char* grade_name(Grade g) {
   return "?";
 }
 
-Health assess(const ReportStats& s, const Analyzer& a, const Findings& f) {
+Health assess(const ReportStats& s, const AnalysisFacts& a, const Findings& f) {
   const HealthLimits& lim = a.config().health;
   const double span_s = static_cast<double>(f.span_ns) / 1e9;
   Health h;
@@ -125,7 +125,7 @@ std::string limit_sentence(const Limit& l) {
          " to judge the whole capture.";
 }
 
-std::vector<Limit> limits_reached(const ReportStats& s, const Analyzer& a) {
+std::vector<Limit> limits_reached(const ReportStats& s, const AnalysisFacts& a) {
   std::vector<Limit> out;
   for (size_t k = 1; k < kLimitKinds; ++k) {
     const uint64_t n = s.qp.beyond()[k] + s.pfc.beyond()[k];

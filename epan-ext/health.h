@@ -42,11 +42,11 @@ struct Health {
   std::vector<Limit> limits;  // reached limits only
 };
 
-std::vector<Limit> limits_reached(const ReportStats& s, const Analyzer& a);
+std::vector<Limit> limits_reached(const ReportStats& s, const AnalysisFacts& a);
 // "roce.max_flows (5) was reached: 1990 RoCE packets of later flows were not analysed; ..."
 std::string limit_sentence(const Limit& l);
 
-Health assess(const ReportStats& s, const Analyzer& a, const Findings& f);
+Health assess(const ReportStats& s, const AnalysisFacts& a, const Findings& f);
 
 // A preference's "WARN,FAIL" pair, e.g. "0.001,0.01": two decimals, 0 <=
 // warn <= fail <= max, finite. Bad input gives nullopt and a sentence in `error`.

@@ -24,7 +24,7 @@ std::string depth(uint64_t ns, double gbps) {
   return us(ns) + " (" + num((queue_bytes(ns, gbps) + 500) / 1000) + " KB)";
 }
 
-std::string ecn_table(const HopStats& stats, const Analyzer& a) {
+std::string ecn_table(const HopStats& stats, const AnalysisFacts& a) {
   TextTable t({{"From", kLeft}, {"To", kLeft}, {"Priority"}, {"ECN-capable"}, {"Marked"}, {"Estimate", kLeft},
                {"Onset us (KB)"}, {"Full marking us (KB)"}, {"Largest unmarked us (KB)"}});
   for (const auto& [p, th] : stats.ecn()) {
@@ -51,7 +51,7 @@ const std::pair<const uint32_t, Histogram>* furthest(const QpPathRow& q) {
 
 std::string format_hop_report(const HopStats& stats, const std::string& filter) {
   std::string out = stats_header("RoCE Hops (the same packet at several capture points)", filter);
-  const Analyzer* a = stats.analyzer();
+  const AnalysisFacts* a = stats.facts();
   if (!a || (stats.hops().empty() && stats.qps().empty()))
     return out + "No RoCE packet was seen at more than one capture point.\n" + stats_rule();
   const Config& cfg = a->config();

@@ -6,7 +6,7 @@
 namespace roceshark::hop {
 
 void HopStats::add(const TapRecord& r) {
-  analyzer_ = r.analyzer;
+  facts_ = r.facts;
   const Verdict* v = r.verdict;
   if (v && (points_.empty() || points_.back() != v->point) &&
       std::find(points_.begin(), points_.end(), v->point) == points_.end())

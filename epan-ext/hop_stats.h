@@ -66,7 +66,7 @@ class HopStats {
   const std::map<uint32_t, QpPathRow>& qps() const { return qps_; }  // by flow
   // ECN marking per hop and priority, from ECN-capable packets.
   const EcnThresholds& ecn() const { return ecn_; }
-  const Analyzer* analyzer() const { return analyzer_; }
+  const AnalysisFacts* facts() const { return facts_; }
 
   // Takes in the log's events about frames up to `upto` not taken in yet;
   // true when a loss count changed.
@@ -87,7 +87,7 @@ class HopStats {
   std::map<std::pair<uint32_t, uint32_t>, HopRow> hops_;
   std::map<uint32_t, QpPathRow> qps_;
   EcnThresholds ecn_;
-  const Analyzer* analyzer_ = nullptr;
+  const AnalysisFacts* facts_ = nullptr;
   std::vector<uint32_t> points_;  // where the filter selected RoCE frames
   std::map<HopKey, FlowLoss> lost_;
   size_t hop_events_ = 0, skew_events_ = 0;  // the log's events taken in so far

@@ -31,7 +31,7 @@ struct TooBig {
 struct Verdict {
   uint32_t frame = 0;
   uint32_t point = 0;
-  uint32_t report = kNoId;  // Analyzer::icmp_report(); kNoId past the table's limit
+  uint32_t report = kNoId;  // AnalysisFacts::icmp_report(); kNoId past the table's limit
   uint32_t flow = kNoId;    // the RoCE flow it quotes, when the capture has it
   uint32_t stream = kNoId;  // that flow's connection
   uint32_t mtu = 0;

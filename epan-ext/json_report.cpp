@@ -72,7 +72,7 @@ void write_qps(JsonWriter& w, const QpStats& s) {
   w.end_array();
 }
 
-void write_hops(JsonWriter& w, const hop::HopStats& s, const Analyzer& a) {
+void write_hops(JsonWriter& w, const hop::HopStats& s, const AnalysisFacts& a) {
   const auto lost = s.losses();
   const auto sizes = s.sizes();
   w.key("hops").begin_array();
@@ -139,7 +139,7 @@ void write_hops(JsonWriter& w, const hop::HopStats& s, const Analyzer& a) {
 
 constexpr size_t kMaxEpisodes = 256;  // per row: the report stays small on a hostile capture
 
-void write_pfc(JsonWriter& w, const pfc::PfcStats& s, const Analyzer& a) {
+void write_pfc(JsonWriter& w, const pfc::PfcStats& s, const AnalysisFacts& a) {
   const auto& episodes = s.episodes();
   w.key("pfc").begin_object().key("pauses").begin_array();
   for (const auto& [key, row] : s.rows()) {
@@ -186,8 +186,8 @@ void counts(JsonWriter& w, std::string_view name, const qos::ValueCounts& c) {
   w.end_object();
 }
 
-void write_qos(JsonWriter& w, const qos::QosStats& s, const Analyzer& a) {
-  const qos::Policy& p = a.qos().policy();  // learned, in learned mode
+void write_qos(JsonWriter& w, const qos::QosStats& s, const AnalysisFacts& a) {
+  const qos::Policy& p = a.policy();  // learned, in learned mode
   w.key("qos").begin_object().key("policy").begin_object()
       .field("mode", qos::mode_name(a.config().policy.mode))
       .field("dscp_priority_overrides", qos::format_dscp_map(p.dscp_priority))
@@ -243,11 +243,10 @@ void write_qos(JsonWriter& w, const qos::QosStats& s, const Analyzer& a) {
 
 }  // namespace
 
-void write_json_report(const ReportStats& s, const Analyzer* a, const std::string& filter, const TextOut& out) {
+void write_json_report(const ReportStats& s, const AnalysisFacts* a, const std::string& filter, const TextOut& out) {
   JsonWriter w(out);
   w.begin_object().field("schema", "roceshark-report").field("version", kReportVersion).field("filter", filter);
-  static const Analyzer kNothing;  // a file with nothing for the engine: empty sections
-  const Analyzer& an = a ? *a : kNothing;
+  const AnalysisFacts& an = a ? *a : no_facts();  // a file with nothing for the engine: empty sections
   w.key("capture").begin_object().field("first_ns", s.impact.first_ns()).field("last_ns", s.impact.last_ns())
       .field("span_ns", s.impact.span_ns()).end_object();
   w.key("points").begin_array();
@@ -269,7 +268,7 @@ void write_json_report(const ReportStats& s, const Analyzer* a, const std::strin
   out("\n");
 }
 
-std::string format_json_report(const ReportStats& s, const Analyzer* a, const std::string& filter) {
+std::string format_json_report(const ReportStats& s, const AnalysisFacts* a, const std::string& filter) {
   std::string text;
   write_json_report(s, a, filter, [&](std::string_view piece) { text += piece; });
   return text;

@@ -15,7 +15,7 @@ inline constexpr int kReportVersion = 7;
 
 // `a` is null when the file had nothing the engine looks at. Written to
 // `out` as it is made; format_json_report keeps it whole instead.
-void write_json_report(const ReportStats& s, const Analyzer* a, const std::string& filter, const TextOut& out);
-std::string format_json_report(const ReportStats& s, const Analyzer* a, const std::string& filter);
+void write_json_report(const ReportStats& s, const AnalysisFacts* a, const std::string& filter, const TextOut& out);
+std::string format_json_report(const ReportStats& s, const AnalysisFacts* a, const std::string& filter);
 
 }  // namespace roceshark

@@ -38,7 +38,7 @@ void health(JsonWriter& w, const Health& h) {
   w.end_array().end_object();
 }
 
-void timeline(JsonWriter& w, const ReportStats& s, const Analyzer& a) {
+void timeline(JsonWriter& w, const ReportStats& s, const AnalysisFacts& a) {
   const Timeline& t = s.impact.timeline();
   w.key("timeline").begin_object().field("start_ns", t.start_ns()).field("bin_ns", t.bin_ns())
       .field("bins", t.bins_used()).key("qps").begin_array();
@@ -63,7 +63,7 @@ void timeline(JsonWriter& w, const ReportStats& s, const Analyzer& a) {
 
 }  // namespace
 
-void write_triage(JsonWriter& w, const Triage& t, const ReportStats& s, const Analyzer& a) {
+void write_triage(JsonWriter& w, const Triage& t, const ReportStats& s, const AnalysisFacts& a) {
   const Findings& f = t.findings;
   w.key("triage").begin_object().field("span_ns", f.span_ns).field("qps", f.qps).field("stalled_ns", f.stalled_ns)
       .field("stalled_share", f.stalled_share).key("findings").begin_array();

@@ -7,6 +7,6 @@
 
 namespace roceshark::triage {
 
-void write_triage(JsonWriter& w, const Triage& t, const ReportStats& s, const Analyzer& a);
+void write_triage(JsonWriter& w, const Triage& t, const ReportStats& s, const AnalysisFacts& a);
 
 }  // namespace roceshark::triage

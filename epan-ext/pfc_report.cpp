@@ -19,7 +19,7 @@ std::string us_since(uint64_t ns, uint64_t origin) { return us(ns >= origin ? ns
 
 }  // namespace
 
-std::string format_pfc_report(const PfcStats& stats, const Analyzer& a, const std::string& filter) {
+std::string format_pfc_report(const PfcStats& stats, const AnalysisFacts& a, const std::string& filter) {
   std::string out = stats_header("RoCE PFC Analysis", filter);
   if (stats.rows().empty()) return out + "No PFC frames.\n" + stats_rule();
   const Config& cfg = a.config();

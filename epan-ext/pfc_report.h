@@ -3,11 +3,11 @@
 #pragma once
 #include <string>
 
-#include "epan-ext/analyzer.h"
+#include "epan-ext/analysis_facts.h"
 #include "epan-ext/pfc_stats.h"
 
 namespace roceshark::pfc {
 
-std::string format_pfc_report(const PfcStats& stats, const Analyzer& a, const std::string& filter);
+std::string format_pfc_report(const PfcStats& stats, const AnalysisFacts& a, const std::string& filter);
 
 }  // namespace roceshark::pfc

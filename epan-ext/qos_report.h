@@ -14,9 +14,6 @@ namespace roceshark::qos {
 // when policy.mode is learned.
 std::string format_qos_report(const QosStats& stats, const Policy& policy, const Checker::Learned& learned,
                               const std::string& filter);
-inline std::string format_qos_report(const QosStats& stats, const Checker& checker, const std::string& filter) {
-  return format_qos_report(stats, checker.policy(), checker.learned(), filter);
-}
 
 // "26:1200 0:3"; PCP as "3:1200 untagged:3", ECN as "ECT(0):1200 Not-ECT:3"; "-" when empty.
 enum class ValueKind : uint8_t { number, pcp, ecn };

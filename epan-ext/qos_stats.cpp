@@ -32,7 +32,7 @@ std::vector<std::pair<int, uint64_t>> ValueCounts::by_count() const {
 
 void QosStats::add(const TapRecord& r) {
   if (r.dcbx) {
-    add_dcbx(r.dcbx->frame, r.analyzer->point_name(r.dcbx->announcement.point), r.dcbx->announcement,
+    add_dcbx(r.dcbx->frame, r.facts->point_name(r.dcbx->announcement.point), r.dcbx->announcement,
              r.dcbx->findings);
     return;
   }
@@ -54,8 +54,8 @@ void QosStats::add(const TapRecord& r) {
   QosRow& row = it->second;
   if (added) {
     row.stream = v.stream;
-    row.flow = r.analyzer->flow_key(v.flow);
-    row.point_name = r.analyzer->point_name(v.point);
+    row.flow = r.facts->flow_key(v.flow);
+    row.point_name = r.facts->point_name(v.point);
   }
   const PacketSummary& p = v.pkt;
   const int pcp = p.pcp < 0 ? kUntagged : p.pcp;

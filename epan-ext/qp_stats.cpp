@@ -27,8 +27,8 @@ void QpStats::add(const TapRecord& r) {
   QpRow& row = it->second;
   if (added) {
     row.stream = v.stream;
-    row.flow = r.analyzer->flow_key(v.row_flow);
-    row.point_name = r.analyzer->point_name(v.point);
+    row.flow = r.facts->flow_key(v.row_flow);
+    row.point_name = r.facts->point_name(v.point);
   }
   if (v.seq == SeqClass::duplicate) {
     ++row.duplicates;
@@ -93,7 +93,7 @@ void QpStats::add(const TapRecord& r) {
   row.reorder_resends += is_retransmission(v.seq) && v.reorder_nak;
   resends_.add(v);
   row.ambiguous += v.ambiguous;
-  if (v.flow != kNoId) row.recovery = r.analyzer->recovery_mode(v.flow);
+  if (v.flow != kNoId) row.recovery = r.facts->recovery_mode(v.flow);
 }
 
 void QpStats::settle(const EventLog& log, const FrameSet& selected) {

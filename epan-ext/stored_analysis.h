@@ -51,4 +51,11 @@ class StoredAnalysis : public Analyzer {
   std::unordered_map<uint32_t, uint32_t> icrc_expected_;  // bad ICRCs only
 };
 
+// A RoCE packet's tap record, with what the analysis kept beside its verdict.
+inline TapRecord roce_record(const Verdict& v, const StoredAnalysis& a, uint64_t ts_ns, uint32_t frame_len,
+                             const EventLog* events = nullptr) {
+  return {&v, &a, ts_ns, frame_len, nullptr, nullptr, events, v.has_hop ? a.find_hop(v.frame) : nullptr,
+          a.rtt_samples(v)};
+}
+
 }  // namespace roceshark

@@ -2,24 +2,26 @@
 // What the `roce` tap carries for each packet: the engine's verdict (with
 // the packet's own values) for a RoCE packet, or its pause verdict for a PFC
 // frame; the frame's time and length; its hop verdict and RTT samples; the
-// engine itself for flow keys and point names; and the log of what the engine learns later
+// analysis' facts for flow keys and point names; and the log of what the engine learns later
 // (losses between points, episodes), which statistics settle at draw time.
 // Statistics are listeners on this; they never re-analyse.
 #pragma once
 #include <cstdint>
 #include <span>
 
-#include "epan-ext/analyzer.h"
-#include "epan-ext/stored_analysis.h"
+#include "epan-ext/analysis_facts.h"
 #include "epan-ext/dcbx.h"
 #include "epan-ext/event_log.h"
+#include "epan-ext/hop_matcher.h"
+#include "epan-ext/icmp.h"
+#include "epan-ext/pfc_frame.h"
 #include "epan-ext/verdict.h"
 
 namespace roceshark {
 
 struct TapRecord {
   const Verdict* verdict;          // RoCE packets, else null
-  const Analyzer* analyzer;
+  const AnalysisFacts* facts;  // names, keys and settings (epan-ext/analysis_facts.h)
   uint64_t ts_ns;
   uint32_t frame_len;
   const pfc::PauseVerdict* pause = nullptr;  // PFC frames, else null
@@ -33,19 +35,5 @@ struct TapRecord {
     return verdict ? verdict->frame : pause ? pause->frame : dcbx ? dcbx->frame : icmp ? icmp->frame : 0;
   }
 };
-
-// A RoCE packet's record, with what the analysis kept beside its verdict.
-inline TapRecord roce_record(const Verdict& v, const StoredAnalysis& a, uint64_t ts_ns, uint32_t frame_len,
-                             const EventLog* events = nullptr) {
-  return {&v, &a, ts_ns, frame_len, nullptr, nullptr, events, v.has_hop ? a.find_hop(v.frame) : nullptr,
-          a.rtt_samples(v)};
-}
-
-// The same for the packet an Analyzer just analysed, for a front end that
-// keeps no results (valid until the Analyzer's next packet).
-inline TapRecord latest_record(const Verdict& v, const Analyzer& a, uint64_t ts_ns, uint32_t frame_len,
-                               const EventLog* events) {
-  return {&v, &a, ts_ns, frame_len, nullptr, nullptr, events, a.last_hop(), a.last_rtt_samples()};
-}
 
 }  // namespace roceshark

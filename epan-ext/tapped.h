@@ -14,11 +14,11 @@ template <typename Stats>
 struct Tapped {
   Stats stats;
   FrameSet selected;
-  const Analyzer* analyzer = nullptr;  // null until a record came: a file with nothing of ours
+  const AnalysisFacts* facts = nullptr;  // null until a record came: a file with nothing of ours
   const EventLog* events = nullptr;
 
   void add(const TapRecord& r) {
-    analyzer = r.analyzer;
+    facts = r.facts;
     events = r.events;
     selected.add(r.frame());
     stats.add(r);
@@ -26,7 +26,7 @@ struct Tapped {
   // Before rendering: the engine's end-of-capture events, then the log.
   void settle() {
     if constexpr (requires { stats.settle(*events, selected); }) {
-      if (analyzer) analyzer->finish();
+      if (facts) facts->finish();
       if (events) stats.settle(*events, selected);
     }
   }

@@ -32,7 +32,7 @@ std::string impact_text(const Impact& i) {
   return parts.empty() ? s : s + ": " + parts;
 }
 
-std::string summarise(const Findings& f, const Health& h, const Analyzer& a) {
+std::string summarise(const Findings& f, const Health& h, const AnalysisFacts& a) {
   uint64_t errors = 0, warnings = 0;
   for (const Finding& x : f.list) errors += x.severity == Severity::error, warnings += x.severity == Severity::warning;
   std::string s = "Over " + duration(f.span_ns) + " of traffic from " + plural(f.qps, "QP", "QPs") + " at " +
@@ -113,7 +113,7 @@ std::string location_text(const Location& l) {
 
 }  // namespace
 
-Triage make_triage(const ReportStats& s, const Analyzer& a) {
+Triage make_triage(const ReportStats& s, const AnalysisFacts& a) {
   Triage t;
   t.findings = find(s, a);
   t.health = assess(s, a, t.findings);
@@ -125,9 +125,8 @@ Triage make_triage(const ReportStats& s, const Analyzer& a) {
 
 namespace roceshark {
 
-std::string format_triage_report(const ReportStats& s, const Analyzer* a, const std::string& filter) {
-  static const Analyzer kNothing;
-  return format_triage(triage::make_triage(s, a ? *a : kNothing), filter);
+std::string format_triage_report(const ReportStats& s, const AnalysisFacts* a, const std::string& filter) {
+  return format_triage(triage::make_triage(s, a ? *a : no_facts()), filter);
 }
 
 std::string format_triage(const triage::Triage& t, const std::string& filter) {

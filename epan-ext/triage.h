@@ -15,13 +15,13 @@ struct Triage {
   std::string summary;
 };
 
-Triage make_triage(const ReportStats& s, const Analyzer& a);
+Triage make_triage(const ReportStats& s, const AnalysisFacts& a);
 
 }  // namespace roceshark::triage
 
 namespace roceshark {
 // `a` is null when the file had nothing the engine looks at.
-std::string format_triage_report(const ReportStats& s, const Analyzer* a, const std::string& filter);
+std::string format_triage_report(const ReportStats& s, const AnalysisFacts* a, const std::string& filter);
 // The same text, of a triage already made.
 std::string format_triage(const triage::Triage& t, const std::string& filter);
 }  // namespace roceshark

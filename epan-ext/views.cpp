@@ -11,29 +11,29 @@
 
 namespace roceshark::views {
 
-void qp(const QpStats& s, const Analyzer*, const std::string& filter, const TextOut& out) {
+void qp(const QpStats& s, const AnalysisFacts*, const std::string& filter, const TextOut& out) {
   out(format_qp_report(s, filter));
 }
 
-void pfc(const pfc::PfcStats& s, const Analyzer* a, const std::string& filter, const TextOut& out) {
+void pfc(const pfc::PfcStats& s, const AnalysisFacts* a, const std::string& filter, const TextOut& out) {
   out(a ? pfc::format_pfc_report(s, *a, filter) : stats_header("RoCE PFC Analysis", filter) + "No PFC frames.\n" + stats_rule());
 }
 
-void qos(const qos::QosStats& s, const Analyzer* a, const qos::Policy& policy, const std::string& filter,
+void qos(const qos::QosStats& s, const AnalysisFacts* a, const qos::Policy& policy, const std::string& filter,
          const TextOut& out) {
   // With no RoCE at all there is no engine to ask: report the configured policy.
-  out(a ? qos::format_qos_report(s, a->qos(), filter) : qos::format_qos_report(s, policy, {}, filter));
+  out(a ? qos::format_qos_report(s, a->policy(), a->learned(), filter) : qos::format_qos_report(s, policy, {}, filter));
 }
 
-void hops(const hop::HopStats& s, const Analyzer*, const std::string& filter, const TextOut& out) {
+void hops(const hop::HopStats& s, const AnalysisFacts*, const std::string& filter, const TextOut& out) {
   out(hop::format_hop_report(s, filter));
 }
 
-void triage(const ReportStats& s, const Analyzer* a, const std::string& filter, const TextOut& out) {
+void triage(const ReportStats& s, const AnalysisFacts* a, const std::string& filter, const TextOut& out) {
   out(format_triage_report(s, a, filter));
 }
 
-void report(const ReportStats& s, const Analyzer* a, const std::string& filter, const TextOut& out) {
+void report(const ReportStats& s, const AnalysisFacts* a, const std::string& filter, const TextOut& out) {
   write_json_report(s, a, filter, out);
 }
 

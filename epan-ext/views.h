@@ -11,12 +11,12 @@ namespace roceshark::views {
 
 // `a` is null when the capture had nothing the engine looks at; `policy`
 // is the configured one, which the QoS view reports then.
-void qp(const QpStats& s, const Analyzer* a, const std::string& filter, const TextOut& out);
-void pfc(const pfc::PfcStats& s, const Analyzer* a, const std::string& filter, const TextOut& out);
-void qos(const qos::QosStats& s, const Analyzer* a, const qos::Policy& policy, const std::string& filter,
+void qp(const QpStats& s, const AnalysisFacts* a, const std::string& filter, const TextOut& out);
+void pfc(const pfc::PfcStats& s, const AnalysisFacts* a, const std::string& filter, const TextOut& out);
+void qos(const qos::QosStats& s, const AnalysisFacts* a, const qos::Policy& policy, const std::string& filter,
          const TextOut& out);
-void hops(const hop::HopStats& s, const Analyzer* a, const std::string& filter, const TextOut& out);
-void triage(const ReportStats& s, const Analyzer* a, const std::string& filter, const TextOut& out);
-void report(const ReportStats& s, const Analyzer* a, const std::string& filter, const TextOut& out);
+void hops(const hop::HopStats& s, const AnalysisFacts* a, const std::string& filter, const TextOut& out);
+void triage(const ReportStats& s, const AnalysisFacts* a, const std::string& filter, const TextOut& out);
+void report(const ReportStats& s, const AnalysisFacts* a, const std::string& filter, const TextOut& out);
 
 }  // namespace roceshark::views

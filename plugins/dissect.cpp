@@ -78,7 +78,7 @@ int dissect_roce(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, void*) {
   const uint64_t ts = static_cast<uint64_t>(pinfo->abs_ts.secs) * 1'000'000'000u + static_cast<uint64_t>(pinfo->abs_ts.nsecs);
   const EventLog* events = &session_events();
   const TapRecord rec = v ? roce_record(*v, a, ts, pinfo->fd->pkt_len, events)
-                          : TapRecord{.verdict = nullptr, .analyzer = &a, .ts_ns = ts, .frame_len = pinfo->fd->pkt_len,
+                          : TapRecord{.verdict = nullptr, .facts = &a, .ts_ns = ts, .frame_len = pinfo->fd->pkt_len,
                                       .pause = pause, .dcbx = dcbx, .events = events, .icmp = icmp};
   tap_queue_packet(ids.tap, pinfo, pool_copy(pinfo, rec));
   return tvb_captured_length(tvb);

@@ -20,7 +20,7 @@ namespace roceshark::glue {
 // Format gets the stats, the engine (null when the file had no RoCE, PFC or
 // LLDP frame) and the filter, and writes to the output it is given.
 template <typename Stats>
-using ReportFormat = void (*)(const Stats&, const Analyzer*, const std::string&, const TextOut&);
+using ReportFormat = void (*)(const Stats&, const AnalysisFacts*, const std::string&, const TextOut&);
 
 template <typename Stats, ReportFormat<Stats> Format>
 class ReportTap {
@@ -50,7 +50,7 @@ class ReportTap {
   static void draw(void* data) {
     auto* tap = static_cast<ReportTap*>(data);
     tap->tapped_.settle();
-    Format(tap->tapped_.stats, tap->tapped_.analyzer, tap->filter_,
+    Format(tap->tapped_.stats, tap->tapped_.facts, tap->filter_,
            [](std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); });
   }
   static void finish(void* data) { delete static_cast<ReportTap*>(data); }

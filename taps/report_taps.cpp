@@ -8,7 +8,7 @@
 namespace roceshark::glue {
 namespace {
 
-void qos(const qos::QosStats& s, const Analyzer* a, const std::string& filter, const TextOut& out) {
+void qos(const qos::QosStats& s, const AnalysisFacts* a, const std::string& filter, const TextOut& out) {
   views::qos(s, a, configured_policy(), filter, out);
 }
 

@@ -79,13 +79,13 @@ class HopTable {
       // A hop whose only selected frames are upstream ones lost on it has
       // no match to bring its row: its losses do.
       for (const auto& [hop, row] : stats_.hops())
-        if (!row_of_.contains(hop)) show(hop, row, *r.analyzer);
+        if (!row_of_.contains(hop)) show(hop, row, *r.facts);
       changed = true;
     }
     if (h) {
       const Hop hop{h->prev_point, v->point};
       if (auto it = stats_.hops().find(hop); it != stats_.hops().end()) {
-        show(hop, it->second, *r.analyzer);
+        show(hop, it->second, *r.facts);
         changed = true;
       }
     }
@@ -111,7 +111,7 @@ class HopTable {
     rows_.set_uint(row, lost_longer, z == sizes_.end() ? 0 : z->second.above);
   }
 
-  void show(const Hop& hop, const hop::HopRow& r, const Analyzer& a) {
+  void show(const Hop& hop, const hop::HopRow& r, const AnalysisFacts& a) {
     auto [it, added] = row_of_.try_emplace(hop);
     if (added) it->second = rows_.add(columns(), {a.point_name(hop.first), a.point_name(hop.second)});
     const guint row = it->second;

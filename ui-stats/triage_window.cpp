@@ -68,8 +68,8 @@ void open_window(ext_menubar_gui_type, void*, void*) {
   // The triage is made once: its text, and the filters for the buttons.
   std::string text;
   std::vector<std::string> filters;
-  if (l.analyzer) {
-    const triage::Triage t = triage::make_triage(l.stats, *l.analyzer);
+  if (l.facts) {
+    const triage::Triage t = triage::make_triage(l.stats, *l.facts);
     text = format_triage(t, "");
     for (const triage::Finding& f : t.findings.list)
       if (filters.size() < kMaxButtons) filters.push_back(f.filter);

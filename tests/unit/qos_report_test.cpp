@@ -31,7 +31,7 @@ struct Fed {
     stats.add(roce_record(v, a, p.ts_ns, p.frame_len));
     return v.qos;
   }
-  std::string report(const std::string& filter = "") const { return format_qos_report(stats, checker, filter); }
+  std::string report(const std::string& filter = "") const { return format_qos_report(stats, checker.policy(), checker.learned(), filter); }
 };
 
 bool has(const std::string& text, const std::string& piece) { return text.find(piece) != std::string::npos; }
@@ -89,7 +89,7 @@ TEST(QosStats, MirrorDuplicatesAreNotCounted) {
 
 TEST(QosStats, IgnoresTapRecordsWithoutARoceVerdict) {
   Fed f;
-  f.stats.add({.verdict = nullptr, .analyzer = &f.a, .ts_ns = 0, .frame_len = 64});  // a PFC frame on the same tap
+  f.stats.add({.verdict = nullptr, .facts = &f.a, .ts_ns = 0, .frame_len = 64});  // a PFC frame on the same tap
   EXPECT_TRUE(f.stats.rows().empty());
   EXPECT_EQ(f.stats.untracked(), 0u);
 }

@@ -202,7 +202,7 @@ struct TwoPoints {
   void feed(const PacketInfo& p) { stats.add(roce_record(a->process(p), *a, p.ts_ns, p.frame_len, &log)); }
   const icmp::Verdict& feed(const icmp::TooBig& m) {
     const icmp::Verdict& v = a->process(m);
-    stats.add({.verdict = nullptr, .analyzer = a.get(), .ts_ns = m.ts_ns, .frame_len = 590, .events = &log, .icmp = &v});
+    stats.add({.verdict = nullptr, .facts = a.get(), .ts_ns = m.ts_ns, .frame_len = 590, .events = &log, .icmp = &v});
     return v;
   }
   Triage triage(uint32_t frames) {
