@@ -338,6 +338,7 @@ void Analyzer::on_request(const PacketInfo& p, Verdict& v) {
   v.seq = r.seq;
   v.ambiguous = r.ambiguous;
   v.reorder_nak = r.reorder_nak;
+  v.run_start = r.run_start;
   v.has_expected = r.has_expected;
   v.expected_psn = r.expected_psn;
   v.gap = r.gap;

@@ -252,7 +252,7 @@ inline constexpr Check kCatalogue[] = {
      {{{"roce.seq.timeout_retransmission.expert", sequence, warn, "Timeout retransmission"}}},
      "{field} && roce.qp.stream {streams}",
      "analysis.md#request-verdicts-roceseq",
-     {"error", "`roce.seq.timeout_retransmission`", "connections", "recovery of the timer runs"}},
+     {"error", "`roce.seq.timeout_retransmission`", "connections", "recovery of the timer runs on streams no other finding explains"}},
     {"reorder_nak",
      {{{"roce.seq.reorder_nak", "Caused by reordering",
         "A sequence NAK for a PSN that reached this point out of order, or a resend it forced"}}},

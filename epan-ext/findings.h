@@ -31,6 +31,9 @@ struct Impact {
   uint64_t timeout_ns = 0;   // silence before timer resends
   uint64_t qps = 0;
   double share = 0;          // stall_ns / (span x QPs)
+  // Its stall is in the impact of the findings that explain its losses
+  // (timer waits): counted once, so a symptom never outranks its cause.
+  bool counted_elsewhere = false;
 };
 
 struct Location {

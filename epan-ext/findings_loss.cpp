@@ -168,15 +168,30 @@ void reordering(Builder& b) {
           "(the reorder_nak finding). -z roce,hops names the hop where the reordering first appears.";
 }
 
+// The streams whose losses a finding so far explains.
+std::set<uint32_t> explained_losses(const Builder& b) {
+  return b.streams_of({kind("lossy_queue"), kind("dscp_not_lossless"), kind("dscp_remarked"), kind("pcp_mismatch"),
+                       kind("inconsistent_marking"), kind("hop_loss"), kind("icrc_bad"), kind("mtu_mismatch"),
+                       kind("vlan_changed")});
+}
+
 void timeouts(Builder& b) {
   const auto [items, streams] = b.gather(Clue::timeout);
   if (items.empty()) return;
+  // A stream whose losses a finding above explains has its timer waits in
+  // that finding's impact: counted here too, the symptom would outrank its cause.
+  const std::set<uint32_t> explained = explained_losses(b);
+  std::set<uint32_t> own, theirs;
+  for (uint32_t st : streams) (explained.contains(st) ? theirs : own).insert(st);
   Finding& f = b.add(kind("timeout_retransmission"), Severity::error, "");
-  f.impact = b.timeouts(streams);
+  f.impact = b.timeouts(own);
+  f.impact.counted_elsewhere = own.empty();
   Builder::evidence(f, items, checks::evidence_filter(f.kind, {{"streams", checks::one_of(streams)}}));
   f.title = "Transport timer retransmissions on " + streams_text(streams);
   f.detail = "losses no NAK reported (tail drops, lost ACKs or NAKs, or a pause longer than the timer): the QPs "
-             "sat idle " + duration(f.impact.timeout_ns) + " waiting for the timer";
+             "sat idle " + duration(b.timeouts(streams).timeout_ns) + " waiting for the timer";
+  if (!theirs.empty())
+    f.detail += "; the losses of " + streams_text(theirs) + " are explained above, and their stall is counted there";
   f.fix = "Every timer expiry idles the QP for the whole timeout. Find what was lost (see the loss and PFC "
           "findings) and fix that first; on a lossless fabric also lower the QP's transport timeout (the "
           "'timeout' QP attribute, 4.096 us x 2^n) so a rare loss costs less, keeping it above the longest "
@@ -184,10 +199,7 @@ void timeouts(Builder& b) {
 }
 
 void unexplained(Builder& b) {
-  const std::set<uint32_t> explained =
-      b.streams_of({kind("lossy_queue"), kind("dscp_not_lossless"), kind("dscp_remarked"), kind("pcp_mismatch"),
-                    kind("inconsistent_marking"), kind("hop_loss"), kind("icrc_bad"),
-                    kind("mtu_mismatch"), kind("vlan_changed")});
+  const std::set<uint32_t> explained = explained_losses(b);
   // The loss signs the engine gave (is_loss_sign), on streams nothing above explains.
   std::set<uint32_t> streams;
   std::vector<const Evidence*> items;

@@ -71,11 +71,14 @@ void ImpactStats::on_request(QpImpact& q, const Verdict& v, uint64_t ts) {
   ++q.retransmissions;
   if (q.timeline < 0) q.timeline = timeline_.add_row();
   timeline_.count(q.timeline, ts);
-  if (q.open) {
+  if (q.open && !v.run_start) {
     recover(q, q.run_last_ns, ts);
     q.run_last_ns = ts;
     return;
   }
+  // The engine's runs: a jump back, or a selective requester's next resend,
+  // starts one while another is under way, and the stall goes on.
+  const bool restart = q.open;
   q.open = true;
   q.open_timeout = v.seq == SeqClass::timeout_retransmission;
   q.open_rnr = v.seq == SeqClass::rnr_retry;
@@ -95,7 +98,7 @@ void ImpactStats::on_request(QpImpact& q, const Verdict& v, uint64_t ts) {
     }
   }
   q.evidence_ns = q.rnr_nak_ns = 0;
-  recover(q, start, ts);
+  recover(q, restart ? q.run_last_ns : start, ts);
   q.run_last_ns = ts;
 }
 

@@ -38,7 +38,8 @@ struct QpImpact {
   StallIntervals stalled;            // recovery and pause
   int timeline = -1;
 
-  // The run under way (resends since the last new request).
+  // The run under way: from a retransmission the engine marks run_start
+  // to the next new request.
   bool open = false, open_timeout = false, open_rnr = false;
   uint64_t run_last_ns = 0;
   uint64_t evidence_ns = 0;  // first loss sign since the last run, 0 for none

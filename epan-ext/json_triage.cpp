@@ -19,8 +19,9 @@ void finding(JsonWriter& w, const Finding& f, size_t rank) {
   w.end_array().end_object();
   const Impact& i = f.impact;
   w.key("impact").begin_object().field("stall_ns", i.stall_ns).field("recovery_ns", i.recovery_ns)
-      .field("pause_ns", i.pause_ns).field("timeout_ns", i.timeout_ns).field("qps", i.qps).field("share", i.share)
-      .end_object();
+      .field("pause_ns", i.pause_ns).field("timeout_ns", i.timeout_ns).field("qps", i.qps).field("share", i.share);
+  if (i.counted_elsewhere) w.field("counted_elsewhere", true);
+  w.end_object();
   w.key("evidence").begin_object().key("frames").begin_array();
   for (uint32_t fr : f.frames) w.value(fr);
   w.end_array().field("count", f.evidence).field("filter", f.filter).end_object();

@@ -246,6 +246,7 @@ SeqResult RequestSequence::classify(const PacketInfo& p, const RequestContext& c
       // Re-issued inside the READ's own responses: a READ retry.
       run_cause(p, ctx, mode, cfg);
       r.seq = SeqClass::read_retry;
+      r.run_start = true;  // a run of its own: the requests after it are new
       r.nak_frame = run_nak_frame_;
       r.quiet_ns = run_quiet_ns_;
     } else if (beyond > 0) {
@@ -309,6 +310,7 @@ SeqResult RequestSequence::classify(const PacketInfo& p, const RequestContext& c
     run_length_ = 0;
     run_fill_frame_ = !seen && run_nak_frame_ && run_nak_frame_ == ctx.seq_nak.frame && ctx.seq_nak.psn == p.psn ? p.frame : 0;
     run_fill_nak_ts_ = run_fill_frame_ ? ctx.seq_nak.ts_ns : 0;
+    r.run_start = true;
   }
   ++run_length_;
   r.seq = is_read(p) && !seen && in_read_span(p.psn, ctx.pmtu) ? SeqClass::read_retry : run_;

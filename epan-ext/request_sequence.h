@@ -79,6 +79,7 @@ struct SeqResult {
   bool ambiguous = false;      // a copy or a late packet the capture cannot call
   bool mirror_proven = false;  // a mirror copy no resend could be
   bool reorder_nak = false;    // resend answering, or late packet proving, a NAK reordering caused
+  bool run_start = false;      // the first packet of a recovery run
   uint32_t expected_psn = 0;
   uint32_t gap = 0;  // gap: PSNs missing; out of order: PSNs behind the highest
   uint32_t original_frame = 0;

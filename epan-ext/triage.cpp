@@ -22,7 +22,7 @@ std::string plural(uint64_t n, const char* one, const char* many) {
 }
 
 std::string impact_text(const Impact& i) {
-  if (!i.stall_ns) return "no stall measured";
+  if (!i.stall_ns) return i.counted_elsewhere ? "counted under the findings that explain the losses" : "no stall measured";
   std::string s = duration(i.stall_ns) + " stalled on " + plural(i.qps, "QP", "QPs") + " (" + percent(i.share) +
                   " of all QP time)";
   std::string parts;

@@ -101,6 +101,7 @@ struct Verdict {
   bool ambiguous : 1 = false;        // a copy (mirror or resend?) or a late packet (reordered or resent?) nothing tells
   bool reorder_nak : 1 = false;      // NAK: its PSN had arrived here out of order; resend: such a NAK's run
   bool cnp_missing : 1 = false;      // response: acknowledges its QP's first CE-marked request, no CNP before
+  bool run_start : 1 = false;        // retransmission: the first of a recovery run (docs/analysis.md)
 
   uint32_t expected_psn = 0;
   uint32_t gap = 0;                    // gap: PSNs missing; out-of-order: PSNs it arrived behind the highest

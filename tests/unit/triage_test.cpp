@@ -121,6 +121,30 @@ TEST(ImpactStats, RecoveryRunsFromTheGapToTheLastResend) {
   EXPECT_EQ(q.retransmissions, 2u);
 }
 
+// A second NAK inside a go-back-N run sends the requester back again: a
+// second loss, so a second run (the engine's run_start), and the stall goes
+// on without a break.
+TEST(ImpactStats, AJumpBackInsideARunIsASecondRun) {
+  Fed f;
+  Wire w;
+  f.feed(w.req(0, 0));
+  f.feed(w.req(1 * us, 1));
+  f.feed(w.req(2 * us, 3, true));  // PSN 2 lost before the point
+  f.feed(w.resp(3 * us, 2, test::kSynNakSeq));
+  const Verdict& first = f.feed(w.req(4 * us, 2));
+  EXPECT_TRUE(first.run_start);
+  EXPECT_FALSE(f.feed(w.req(5 * us, 3, true)).run_start);  // the run goes on
+  f.feed(w.resp(6 * us, 3, test::kSynNakSeq));             // PSN 3's resend lost after the point
+  const Verdict& again = f.feed(w.req(7 * us, 3, true));
+  ASSERT_TRUE(is_retransmission(again.seq));
+  EXPECT_TRUE(again.run_start);
+  f.feed(w.req(9 * us, 4, true));  // new data: the run is over
+  const QpImpact& q = f.only_row();
+  EXPECT_EQ(q.runs, 2u);
+  EXPECT_EQ(q.recovery_ns, 5 * us);  // 2 us (the gap) to 7 us (the last resend)
+  EXPECT_EQ(q.stalled.total(), 5 * us);
+}
+
 TEST(ImpactStats, TimerResendCountsTheSilenceBeforeIt) {
   Fed f;
   Wire w;
@@ -651,14 +675,41 @@ TEST(Findings, CleanTrafficHasNoneAndPasses) {
   EXPECT_EQ(t.findings.qps, 1u);
 }
 
-TEST(Findings, LossRanksByItsStallAndEndsInFail) {
-  Fed f;
-  Wire w;
+// PSN 1 lost before the point, NAKed at 2 us, resent with PSN 2 (3-4 us).
+void lose_one_and_resend(Fed& f, Wire& w) {
   f.feed(w.req(0, 0));
   f.feed(w.req(1 * us, 2, true));
   f.feed(w.resp(2 * us, 1, test::kSynNakSeq));
   f.feed(w.req(3 * us, 1));
   f.feed(w.req(4 * us, 2, true));
+}
+
+// Timer resends on a stream whose losses another finding explains: the
+// stall is that finding's, counted once, so the symptom never outranks it.
+TEST(Findings, TimerWaitsCountUnderTheFindingThatExplainsTheLoss) {
+  Fed f;
+  Wire w;
+  lose_one_and_resend(f, w);  // PSN 2's resend is lost too
+  ASSERT_EQ(f.feed(w.req(5 * ms, 2, true)).seq, SeqClass::timeout_retransmission);
+  f.feed(w.resp(5 * ms + 1 * us, 2));
+  const Triage t = make_triage(f.stats, f.a);
+  const auto& list = t.findings.list;
+  const auto of = [&](Kind k) { return std::ranges::find(list, k, &Finding::kind); };
+  ASSERT_NE(of(kind("lossy_queue")), list.end());  // DSCP 0: priority 0, no PFC seen for it
+  ASSERT_NE(of(kind("timeout_retransmission")), list.end());
+  const Finding& cause = *of(kind("lossy_queue"));
+  const Finding& timer = *of(kind("timeout_retransmission"));
+  EXPECT_EQ(&cause, &list.front());
+  EXPECT_GT(cause.impact.timeout_ns, 4 * ms);  // the timer's wait is the cause's stall
+  EXPECT_EQ(timer.impact.stall_ns, 0u);
+  EXPECT_TRUE(timer.impact.counted_elsewhere);
+  EXPECT_NE(timer.detail.find("explained above"), std::string::npos) << timer.detail;
+}
+
+TEST(Findings, LossRanksByItsStallAndEndsInFail) {
+  Fed f;
+  Wire w;
+  lose_one_and_resend(f, w);
   f.feed(w.resp(5 * us, 2));
   const Triage t = make_triage(f.stats, f.a);
   ASSERT_FALSE(t.findings.list.empty());
