@@ -165,6 +165,12 @@ Finding& Builder::add(Kind k, Severity sev, const std::string& place) {
   return f;
 }
 
+uint64_t Builder::count(const std::vector<const Evidence*>& items) {
+  uint64_t n = 0;
+  for (const Evidence* e : items) n += e->count;
+  return n;
+}
+
 void Builder::evidence(Finding& f, const std::vector<const Evidence*>& items, std::string filter) {
   std::set<uint32_t> frames, streams(f.where.streams.begin(), f.where.streams.end());
   for (const Evidence* e : items) {

@@ -52,6 +52,8 @@ class Builder {
     std::vector<uint64_t> keys;
   };
   std::map<std::pair<uint32_t, uint32_t>, HopGathered> gather_hops(Clue c) const;
+  // How many frames several items hold.
+  static uint64_t count(const std::vector<const Evidence*>& items);
   // The evidence of several items, merged.
   static void evidence(Finding& f, std::initializer_list<const Evidence*> items, std::string filter);
   static void evidence(Finding& f, const std::vector<const Evidence*>& items, std::string filter);

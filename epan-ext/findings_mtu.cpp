@@ -126,8 +126,7 @@ void add_icmp_findings(Builder& b, std::vector<HopFinding>& hops) {
       if (b.a.flow_stream(flow) != kNoId) streams.insert(b.a.flow_stream(flow));
       if (b.a.path_mtu(flow) > pmtu) pmtu = b.a.path_mtu(flow), cm_frame = b.a.path_mtu_cm_frame(flow);
     }
-    uint64_t count = 0;
-    for (const Evidence* e : g.items) count += e->count;
+    const uint64_t count = Builder::count(g.items);
     const std::string router = r.reporter.to_string(), flow = flow_text(r);
     HopFinding* joined = nullptr;
     for (HopFinding& h : hops)

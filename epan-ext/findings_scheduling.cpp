@@ -37,9 +37,7 @@ void cnp_queueing(Builder& b) {
 // packets or more, so one unlucky wait is not a finding.
 void besteffort_first(Builder& b) {
   for (const auto& [k, h] : b.gather_hops(Clue::be_starved)) {
-    uint64_t packets = 0;  // selected ones
-    for (const Evidence* e : h.items) packets += e->count;
-    if (packets < hop::BestEffort::kMinEvidence) continue;
+    if (Builder::count(h.items) < hop::BestEffort::kMinEvidence) continue;  // selected packets
     const StarvedHop& sh = b.s.evidence.starved().at(k);
     const std::string hop = b.hop(k.first, k.second), to = b.point(k.second), prio = std::to_string(sh.priority);
     Finding& f = b.add(kind("starved_by_besteffort"), Severity::warning, hop);
