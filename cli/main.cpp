@@ -25,14 +25,14 @@
 #include <vector>
 
 #include "cli/capture_set.h"
-#include "epan-ext/analyzer.h"
+#include "epan-ext/analysis/analyzer.h"
 #include "epan-ext/decode/frame_decoder.h"
-#include "epan-ext/event_log.h"
-#include "epan-ext/points.h"
-#include "epan-ext/preferences.h"
-#include "epan-ext/tapped.h"
-#include "epan-ext/triage.h"
-#include "epan-ext/views.h"
+#include "epan-ext/analysis/event_log.h"
+#include "epan-ext/common/points.h"
+#include "epan-ext/common/preferences.h"
+#include "epan-ext/report/tapped.h"
+#include "epan-ext/report/triage.h"
+#include "epan-ext/report/views.h"
 
 namespace roceshark::cli {
 namespace {

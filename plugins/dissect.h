@@ -2,9 +2,9 @@
 #pragma once
 #include <epan/packet.h>
 
-#include "epan-ext/analyzer.h"
-#include "epan-ext/stored_analysis.h"
-#include "epan-ext/verdict.h"
+#include "epan-ext/analysis/analyzer.h"
+#include "epan-ext/analysis/stored_analysis.h"
+#include "epan-ext/analysis/verdict.h"
 
 namespace roceshark::glue {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Capture points in Wireshark: the interface a frame came from, keyed and
-// named by the engine's rules (epan-ext/points.h) with roce.point_key and
+// named by the engine's rules (epan-ext/common/points.h) with roce.point_key and
 // roce.point_names.
 #pragma once
 #include <epan/packet.h>
@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "epan-ext/points.h"
+#include "epan-ext/common/points.h"
 
 namespace roceshark::glue {
 

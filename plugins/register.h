@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Registration pieces of the `roce` protocol, one file per analysis.
 #pragma once
-#include "epan-ext/preferences.h"
+#include "epan-ext/common/preferences.h"
 
 namespace roceshark::glue {
 

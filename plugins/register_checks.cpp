@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The catalogue's fields and expert infos (epan-ext/checks.h), registered
+// The catalogue's fields and expert infos (epan-ext/common/checks.h), registered
 // row by row: a field several rows share is registered once.
 #include <epan/expert.h>
 #include <epan/proto.h>
@@ -7,7 +7,7 @@
 #include <array>
 #include <vector>
 
-#include "epan-ext/checks.h"
+#include "epan-ext/common/checks.h"
 #include "plugins/register.h"
 #include "plugins/roce.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The roce.* preferences, registered with Wireshark from the engine's table
-// (epan-ext/preferences.h) and applied through it.
+// (epan-ext/common/preferences.h) and applied through it.
 #include <epan/prefs.h>
 #include <wsutil/report_message.h>
 
@@ -8,7 +8,7 @@
 #include <deque>
 #include <string>
 
-#include "epan-ext/preferences.h"
+#include "epan-ext/common/preferences.h"
 #include "plugins/points.h"
 #include "plugins/register.h"
 #include "plugins/roce.h"

@@ -3,10 +3,9 @@
 #include <epan/expert.h>
 #include <epan/proto.h>
 
-#include <cmath>
 #include <string>
 
-#include "epan-ext/hop_notes.h"
+#include "epan-ext/analysis/hop_notes.h"
 #include "plugins/dissect.h"
 #include "plugins/roce.h"
 #include "plugins/tree_util.h"
@@ -39,37 +38,27 @@ void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
       if (n.expert) expert_add_info_format(pinfo, it, check_expert(n.kind), "%s", n.text.c_str());
     }
     if (h->negative_first)
-      expert_add_info_format(pinfo, hi, check_expert(kClockSkew, 1),
-                             "Negative hop latency from %s to %s (%.1f us): the points' clocks are not synced; try "
-                             "roce.clock:estimate",
-                             prev.c_str(), point.c_str(), static_cast<double>(h->latency_ns) / 1e3);
+      expert_add_info_format(pinfo, hi, check_expert(kClockSkew, 1), "%s",
+                             hop::negative_latency_text(prev, point, h->latency_ns).c_str());
   }
   for (const hop::Skew& s : session_events().skews_at(v.frame)) {
     const auto e = a.hops().clocks().estimate(s.a, s.b);  // so far: final on later passes
     if (!e) continue;
-    expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kClockSkew)), check_expert(kClockSkew),
-                           "%s's clock is %.2f us (+/- %.2f) %s %s's, as traffic both ways shows: hop latencies "
-                           "between them are off by as much; try roce.clock:estimate",
-                           a.point_name(e->b).c_str(), std::abs(static_cast<double>(e->offset_ns)) / 1e3,
-                           static_cast<double>(e->uncertainty_ns) / 1e3, e->offset_ns > 0 ? "ahead of" : "behind",
-                           a.point_name(e->a).c_str());
+    expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kClockSkew)), check_expert(kClockSkew), "%s",
+                           hop::skew_text(*e, a.point_name(e->a), a.point_name(e->b)).c_str());
   }
   if (v.merged_points)
-    expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kMergedPoints)), check_expert(kMergedPoints),
-                           "Two places at %s: the TTL of QP 0x%06x flips (now %u). Merge taps with mergecap -I none; "
-                           "for mirror sessions on one collector set roce.point_key (erspan, vlan)",
-                           point.c_str(), a.flow_key(v.flow).qp, unsigned{v.pkt.ttl});
+    expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kMergedPoints)), check_expert(kMergedPoints), "%s",
+                           hop::merged_points_text(point, a.flow_key(v.flow).qp, v.pkt.ttl).c_str());
   // Known once the match window has passed: on later passes (GUI, -2).
   if (const hop::HopKey* lost = session_events().lost_after(v.frame)) {
-    expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kHopLoss)), check_expert(kHopLoss),
-                           "Lost after %s: not seen at the next point on its path", point.c_str());
+    expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kHopLoss)), check_expert(kHopLoss), "%s",
+                           hop::lost_after_text(point).c_str());
     // Longer than anything that crossed the hop: the size is the likely cause.
     const uint16_t passed = a.hops().largest_passed(lost->from, lost->to);
     if (passed && hop::capped_len(pinfo->fd->pkt_len) > passed)
-      expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kMtu)), check_expert(kMtu),
-                             "Lost between %s and %s, and longer (%u bytes) than any frame that crossed (at most %u): "
-                             "an MTU between them is below this frame",
-                             point.c_str(), a.point_name(lost->to).c_str(), pinfo->fd->pkt_len, unsigned{passed});
+      expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kMtu)), check_expert(kMtu), "%s",
+                             hop::lost_too_big_text(point, a.point_name(lost->to), pinfo->fd->pkt_len, passed).c_str());
   }
 }
 

@@ -20,18 +20,8 @@ void render_icmp(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const icmp
   if (v.stream != kNoId) gen(proto_tree_add_uint(t, ids.stream, tvb, 0, 0, v.stream));
   if (!v.below || v.report == kNoId) return;
   const icmp::Report& r = a.icmp_report(v.report);
-  const std::string router = r.reporter.to_string(), src = r.src.to_string(), dst = r.dst.to_string();
   proto_item* it = gen(proto_tree_add_uint(t, check_field(kMtu, 1), tvb, 0, 0, v.mtu));
-  if (r.has_qp)
-    expert_add_info_format(pinfo, it, check_expert(kMtu, 1),
-                           "ICMP at %s: router %s reports MTU %u for %s -> %s QP 0x%06x, below its RoCE packets of %u "
-                           "bytes (RoCE ignores it: the loss persists)",
-                           point.c_str(), router.c_str(), v.mtu, src.c_str(), dst.c_str(), r.qp, v.largest);
-  else
-    expert_add_info_format(pinfo, it, check_expert(kMtu, 1),
-                           "ICMP at %s: router %s reports MTU %u for %s -> %s, below its RoCE packets of %u bytes "
-                           "(RoCE ignores it: the loss persists)",
-                           point.c_str(), router.c_str(), v.mtu, src.c_str(), dst.c_str(), v.largest);
+  expert_add_info_format(pinfo, it, check_expert(kMtu, 1), "%s", icmp::below_text(r, v, point).c_str());
 }
 
 }  // namespace roceshark::glue

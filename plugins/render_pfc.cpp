@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "epan-ext/analysis/pfc_notes.h"
 #include "plugins/dissect.h"
 #include "plugins/roce.h"
 #include "plugins/tree_util.h"
@@ -20,13 +21,6 @@ constexpr checks::Kind kPfcWrongClass = checks::kind("pfc_wrong_class");
 constexpr checks::Kind kPfcPropagation = checks::kind("pfc_propagation");
 constexpr checks::Kind kBadPfcFrames = checks::kind("bad_pfc_frames");
 constexpr checks::Kind kLossyQueue = checks::kind("lossy_queue");
-
-std::string priorities(uint8_t mask) {
-  std::string s;
-  for (int p = 0; p < 8; ++p)
-    if (mask & (1u << p)) s += (s.empty() ? "" : ",") + std::to_string(p);
-  return s;
-}
 
 }  // namespace
 
@@ -53,50 +47,37 @@ void render_pause(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const pfc
     if (v.storm & bit) {
       proto_item* si = add_flag(ct, tvb, check_field(kPfcStorm));
       if (v.storm_start & bit)
-        expert_add_info_format(pinfo, si, check_expert(kPfcStorm),
-                               "PFC storm at %s: %s has paused priority %u for %.1f ms and counting", point.c_str(),
-                               mac.c_str(), p, static_cast<double>(a.config().storm_ns) / 1e6);
+        expert_add_info_format(pinfo, si, check_expert(kPfcStorm), "%s",
+                               pfc::storm_text(point, mac, p, a.config().storm_ns).c_str());
     }
     if (v.no_ecn & bit) {
       proto_item* ni = add_flag(ct, tvb, check_field(kEcnAboveXoff));
       if (v.no_ecn_first & bit)
-        expert_add_info_format(pinfo, ni, check_expert(kEcnAboveXoff),
-                               "Pause on priority %u at %s from %s with no ECN-CE or CNP on this link in the %.0f us "
-                               "before: the ECN (DCQCN Kmin) threshold is likely above the PFC XOFF threshold",
-                               p, point.c_str(), mac.c_str(), static_cast<double>(a.config().ecn_window_ns) / 1e3);
+        expert_add_info_format(pinfo, ni, check_expert(kEcnAboveXoff), "%s",
+                               pfc::ecn_above_xoff_text(point, mac, p, a.config().ecn_window_ns).c_str());
     }
     if (v.wrong_class_first & bit)
       expert_add_info_format(pinfo, add_flag(ct, tvb, check_field(kPfcWrongClass)), check_expert(kPfcWrongClass),
-                             "PFC on priority %u at %s (from %s) but RoCE runs on priority %s with no PFC: PFC is "
-                             "enabled on the wrong class",
-                             p, point.c_str(), mac.c_str(), priorities(v.wrong_class_roce).c_str());
+                             "%s", pfc::wrong_class_pause_text(point, mac, p, v.wrong_class_roce).c_str());
     if (v.propagation & bit) {
       proto_item* pi = add_flag(ct, tvb, check_field(kPfcPropagation));
       gen(proto_tree_add_uint(ct, ids.pfc_storm_frame, tvb, 0, 0, v.propagation_frame));
-      expert_add_info_format(pinfo, pi, check_expert(kPfcPropagation),
-                             "Pause on priority %u at %s follows the PFC storm at %s (frame %u): the pause is "
-                             "propagating towards the hosts",
-                             p, point.c_str(), a.point_name(v.propagation_point).c_str(), v.propagation_frame);
+      expert_add_info_format(
+          pinfo, pi, check_expert(kPfcPropagation), "%s",
+          pfc::propagation_text(point, p, a.point_name(v.propagation_point), v.propagation_frame).c_str());
     }
   }
   if (v.reserved_bits)
     expert_add_info(pinfo, add_flag(t, tvb, check_field(kBadPfcFrames)), check_expert(kBadPfcFrames));
   if (v.nonstandard_dst)
     expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kBadPfcFrames, 1)), check_expert(kBadPfcFrames, 1),
-                           v.ignored && !v.runt
-                               ? "PFC frame from %s at %s sent to a multicast address other than 01:80:c2:00:00:01: "
-                                 "receivers ignore it, no pause assumed"
-                               : "PFC frame from %s at %s sent to a unicast address, not 01:80:c2:00:00:01: obeyed "
-                                 "only by the port with that address",
-                           mac.c_str(), point.c_str());
+                           "%s", pfc::nonstandard_dst_text(point, mac, v.ignored && !v.runt).c_str());
   if (v.runt)
     expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kBadPfcFrames, 2)), check_expert(kBadPfcFrames, 2),
-                           "Runt PFC frame at %s (%u bytes on the wire): receivers discard it, no pause assumed",
-                           point.c_str(), pinfo->fd->pkt_len);
+                           "%s", pfc::runt_text(point, pinfo->fd->pkt_len).c_str());
   else if (v.truncated)
     expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kBadPfcFrames, 2)), check_expert(kBadPfcFrames, 2),
-                           "PFC frame cut by the snaplen at %s: classes with no captured pause time are ignored",
-                           point.c_str());
+                           "%s", pfc::cut_text(point).c_str());
 }
 
 void render_packet_pfc(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verdict& v, const Analyzer& a) {
@@ -109,22 +90,16 @@ void render_packet_pfc(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
     if (p.stall_ns) gen(proto_tree_add_uint64(t, ids.pfc_stall_ns, tvb, 0, 0, p.stall_ns));
   }
   if (p.unattributed)
-    expert_add_info_format(pinfo, add_flag(t, tvb, ids.pfc_unattributed), &ids.ei_pfc_unattributed,
-                           "Released right after a pause at %s, but its MACs put it on both sides of the link: not "
-                           "counted as held",
-                           point.c_str());
+    expert_add_info_format(pinfo, add_flag(t, tvb, ids.pfc_unattributed), &ids.ei_pfc_unattributed, "%s",
+                           pfc::unattributed_text(point).c_str());
   // Not on a NAK a late original took back, nor on a resend it forced
   // (known on later passes).
   if (p.lossy_first && !session_events().nak_taken_back(v.frame) && !session_events().nak_taken_back(v.nak_frame))
-    expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kLossyQueue)), check_expert(kLossyQueue),
-                           "RoCE loss on priority %u at %s, and no PFC frame for priority %u seen: RoCE is likely in "
-                           "a lossy queue",
-                           p.priority, point.c_str(), p.priority);
+    expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kLossyQueue)), check_expert(kLossyQueue), "%s",
+                           pfc::lossy_queue_text(point, p.priority).c_str());
   if (p.wrong_class_pfc)
-    expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kPfcWrongClass)), check_expert(kPfcWrongClass),
-                           "RoCE on priority %u at %s has no PFC, while PFC pauses priority %s, which carries no "
-                           "RoCE: PFC is enabled on the wrong class",
-                           p.priority, point.c_str(), priorities(p.wrong_class_pfc).c_str());
+    expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kPfcWrongClass)), check_expert(kPfcWrongClass), "%s",
+                           pfc::wrong_class_packet_text(point, p.priority, p.wrong_class_pfc).c_str());
 }
 
 }  // namespace roceshark::glue

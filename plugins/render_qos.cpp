@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "epan-ext/qos_checker.h"
+#include "epan-ext/analysis/qos_checker.h"
 #include "plugins/dissect.h"
 #include "plugins/roce.h"
 #include "plugins/tree_util.h"
@@ -34,8 +34,8 @@ void render_packet_qos(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
     // Once per (QP, check, point): later packets carry the field only.
     if (!(q.first & qos::bit(check))) continue;
     const std::string why = qos::explain(check, m, a.qos().policy(), a.qos().first_marking(v.flow, v.point));
-    expert_add_info_format(pinfo, it, check_expert(qos::kCheckKinds[c]), "QoS %s on QP 0x%06x at %s: %s",
-                           qos::check_name(check), qp, point.c_str(), why.c_str());
+    expert_add_info_format(pinfo, it, check_expert(qos::kCheckKinds[c]), "%s",
+                           qos::expert_text(check, qp, point, why).c_str());
   }
 }
 
@@ -52,8 +52,8 @@ void render_dcbx(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const qos:
   for (const qos::DcbxFinding& f : v.findings) {
     const qos::CheckOf c = qos::check_of(f.kind);
     proto_item* it = gen(proto_tree_add_string(t, check_field(c.row), tvb, 0, 0, f.text.c_str()));
-    expert_add_info_format(pinfo, it, check_expert(c.row, c.expert), "%s from %s at %s: %s",
-                           qos::announced_in(f.kind), mac.c_str(), point.c_str(), f.text.c_str());
+    expert_add_info_format(pinfo, it, check_expert(c.row, c.expert), "%s",
+                           qos::expert_text(f, mac, point).c_str());
   }
 }
 

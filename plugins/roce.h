@@ -5,10 +5,10 @@
 #include <epan/expert.h>
 #include <epan/packet.h>
 
-#include "epan-ext/analyzer.h"
-#include "epan-ext/stored_analysis.h"
-#include "epan-ext/checks.h"
-#include "epan-ext/tap_record.h"
+#include "epan-ext/analysis/analyzer.h"
+#include "epan-ext/analysis/stored_analysis.h"
+#include "epan-ext/common/checks.h"
+#include "epan-ext/analysis/tap_record.h"
 #include "plugins/ws_compat.h"
 
 namespace roceshark::glue {
@@ -46,7 +46,7 @@ struct Ids {
                ei_icrc_unchecked = EI_INIT, ei_qp_reuse = EI_INIT, ei_truncated = EI_INIT,
                ei_selective = EI_INIT, ei_read_retry = EI_INIT, ei_ambiguous = EI_INIT, ei_response_gap = EI_INIT,
                ei_pfc_unattributed = EI_INIT;
-  // The first frame past each limit (epan-ext/limits.h), by LimitKind.
+  // The first frame past each limit (epan-ext/common/limits.h), by LimitKind.
   expert_field ei_limit[kLimitKinds] = {EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT};
 };
 extern Ids ids;

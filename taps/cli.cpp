@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "epan-ext/text_table.h"
+#include "epan-ext/common/text_table.h"
 #include "plugins/roce.h"
 
 namespace roceshark::glue {

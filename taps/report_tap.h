@@ -10,8 +10,8 @@
 #include <cstdio>
 #include <string>
 
-#include "epan-ext/json_writer.h"
-#include "epan-ext/tapped.h"
+#include "epan-ext/common/json_writer.h"
+#include "epan-ext/report/tapped.h"
 #include "plugins/ws_compat.h"
 #include "taps/cli.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The `-z roce,...` statistics: each a ReportTap of its stats and view
-// (epan-ext/views.h, which `roceshark` prints too).
-#include "epan-ext/views.h"
+// (epan-ext/report/views.h, which `roceshark` prints too).
+#include "epan-ext/report/views.h"
 #include "plugins/roce.h"
 #include "taps/report_tap.h"
 

@@ -7,7 +7,7 @@
 #include <map>
 #include <utility>
 
-#include "epan-ext/hop_stats.h"
+#include "epan-ext/report/hop_stats.h"
 #include "ui-stats/register.h"
 #include "ui-stats/table_ui.h"
 

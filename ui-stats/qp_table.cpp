@@ -4,8 +4,8 @@
 // nanoseconds, as in hop_table.cpp; 0 where there was no sample.
 #include <map>
 
-#include "epan-ext/qp_stats.h"
-#include "epan-ext/text_table.h"
+#include "epan-ext/report/qp_stats.h"
+#include "epan-ext/common/text_table.h"
 #include "ui-stats/register.h"
 #include "ui-stats/table_ui.h"
 

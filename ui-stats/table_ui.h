@@ -11,7 +11,7 @@
 #include <epan/stat_tap_ui.h>
 #include <epan/tap.h>
 
-#include "epan-ext/tap_record.h"
+#include "epan-ext/analysis/tap_record.h"
 #include "ui-stats/table_rows.h"
 
 namespace roceshark::ui_stats {

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "epan-ext/report_stats.h"
-#include "epan-ext/tapped.h"
-#include "epan-ext/triage.h"
+#include "epan-ext/report/report_stats.h"
+#include "epan-ext/report/tapped.h"
+#include "epan-ext/report/triage.h"
 #include "plugins/roce.h"
 #include "ui-stats/register.h"
 

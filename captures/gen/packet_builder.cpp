@@ -5,7 +5,7 @@
 
 #include "captures/gen/byte_writer.h"
 #include "captures/gen/checksum.h"
-#include "epan-ext/icrc.h"
+#include "epan-ext/decode/icrc.h"
 
 namespace roceshark::gen {
 namespace {

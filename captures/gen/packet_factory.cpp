@@ -7,7 +7,7 @@
 #include "captures/gen/cm_mad.h"
 #include "captures/gen/opcodes.h"
 #include "captures/gen/prng.h"
-#include "epan-ext/psn.h"
+#include "epan-ext/decode/psn.h"
 
 namespace roceshark::gen {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "epan-ext/psn.h"
+#include "epan-ext/decode/psn.h"
 
 namespace roceshark::gen {
 

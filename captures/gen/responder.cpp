@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "captures/gen/aeth.h"
-#include "epan-ext/psn.h"
+#include "epan-ext/decode/psn.h"
 
 namespace roceshark::gen {
 namespace {

@@ -5,10 +5,10 @@
 
 #include "epan-ext/decode/byte_reader.h"
 #include "epan-ext/decode/ib_headers.h"
-#include "epan-ext/icrc.h"
-#include "epan-ext/lldp.h"
-#include "epan-ext/opcode.h"
-#include "epan-ext/points.h"
+#include "epan-ext/decode/icrc.h"
+#include "epan-ext/decode/lldp.h"
+#include "epan-ext/decode/opcode.h"
+#include "epan-ext/common/points.h"
 
 namespace roceshark::decode {
 namespace {

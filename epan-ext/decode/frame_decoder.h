@@ -20,11 +20,11 @@
 #include <span>
 #include <string>
 
-#include "epan-ext/besteffort.h"
-#include "epan-ext/dcbx.h"
-#include "epan-ext/icmp.h"
-#include "epan-ext/packet.h"
-#include "epan-ext/pfc_frame.h"
+#include "epan-ext/decode/cross_packet.h"
+#include "epan-ext/decode/dcbx_announcement.h"
+#include "epan-ext/decode/icmp.h"
+#include "epan-ext/decode/packet.h"
+#include "epan-ext/decode/pfc_frame.h"
 
 namespace roceshark::decode {
 

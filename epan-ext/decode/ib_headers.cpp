@@ -2,7 +2,7 @@
 #include "epan-ext/decode/ib_headers.h"
 
 #include "epan-ext/decode/byte_reader.h"
-#include "epan-ext/opcode.h"
+#include "epan-ext/decode/opcode.h"
 
 namespace roceshark::decode {
 namespace {

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <span>
 
-#include "epan-ext/packet.h"
+#include "epan-ext/decode/packet.h"
 
 namespace roceshark::decode {
 

@@ -11,7 +11,7 @@
 #include "captures/gen/byte_writer.h"
 #include "captures/gen/checksum.h"
 #include "captures/gen/opcodes.h"
-#include "epan-ext/icrc.h"
+#include "epan-ext/decode/icrc.h"
 
 namespace roceshark::gen {
 namespace {

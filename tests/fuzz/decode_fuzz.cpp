@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <memory>
 
-#include "epan-ext/analyzer.h"
+#include "epan-ext/analysis/analyzer.h"
 #include "tests/fuzz/decode_checks.h"
 
 namespace {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <gtest/gtest.h>
 
-#include "epan-ext/aeth.h"
-#include "epan-ext/opcode.h"
+#include "epan-ext/decode/aeth.h"
+#include "epan-ext/decode/opcode.h"
 
 namespace roceshark {
 namespace {

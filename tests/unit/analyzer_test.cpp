@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Flow identity, pairing, responses, multi-point and limits.
-#include "epan-ext/analyzer.h"
-#include "epan-ext/stored_analysis.h"
+#include "epan-ext/analysis/analyzer.h"
+#include "epan-ext/analysis/stored_analysis.h"
 
 #include <gtest/gtest.h>
 

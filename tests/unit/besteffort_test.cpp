@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // RoCE's waits at a hop weighed against the best-effort traffic that left
 // meanwhile (docs/multipoint.md, "RoCE starved by best-effort").
-#include "epan-ext/besteffort.h"
+#include "epan-ext/analysis/besteffort.h"
 
 #include <gtest/gtest.h>
 

@@ -10,8 +10,8 @@
 #include <sstream>
 #include <string>
 
-#include "epan-ext/checks.h"
-#include "epan-ext/findings.h"
+#include "epan-ext/common/checks.h"
+#include "epan-ext/report/findings.h"
 
 namespace roceshark::checks {
 namespace {

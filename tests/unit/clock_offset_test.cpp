@@ -2,7 +2,7 @@
 // Clock offsets between points from traffic both ways (minimum delay).
 #include <gtest/gtest.h>
 
-#include "epan-ext/clock_offset.h"
+#include "epan-ext/analysis/clock_offset.h"
 
 namespace roceshark::hop {
 namespace {

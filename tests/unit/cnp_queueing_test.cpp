@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // CNPs judged against the RoCE data that crossed the hop just before them
 // (docs/multipoint.md, "CNPs queued like data").
-#include "epan-ext/cnp_queueing.h"
+#include "epan-ext/analysis/cnp_queueing.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <gtest/gtest.h>
 
-#include "epan-ext/dcbx.h"
-#include "epan-ext/ethernet.h"
+#include "epan-ext/analysis/dcbx.h"
+#include "epan-ext/decode/ethernet.h"
 
 namespace roceshark::qos {
 namespace {

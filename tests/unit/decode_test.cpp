@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "epan-ext/points.h"
+#include "epan-ext/common/points.h"
 #include "tests/unit/decode_fixtures.h"
 
 namespace roceshark::decode {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Hops compared by their ECN marking: the rule docs/multipoint.md states,
 // on hops fed from a RED marker with known thresholds.
-#include "epan-ext/ecn_compare.h"
+#include "epan-ext/analysis/ecn_compare.h"
 
 #include <gtest/gtest.h>
 

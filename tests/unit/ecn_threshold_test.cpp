@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The ECN threshold estimator against a RED marker with known thresholds.
 // The tolerances here are the ones docs/multipoint.md states.
-#include "epan-ext/ecn_threshold.h"
+#include "epan-ext/analysis/ecn_threshold.h"
 
 #include <gtest/gtest.h>
 

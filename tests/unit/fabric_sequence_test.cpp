@@ -3,8 +3,8 @@
 // resends against mirror copies, selective repeat, READ retries.
 #include <gtest/gtest.h>
 
-#include "epan-ext/analyzer.h"
-#include "epan-ext/stored_analysis.h"
+#include "epan-ext/analysis/analyzer.h"
+#include "epan-ext/analysis/stored_analysis.h"
 #include "packets.h"
 
 namespace roceshark {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "epan-ext/histogram.h"
+#include "epan-ext/common/histogram.h"
 
 #include <gtest/gtest.h>
 

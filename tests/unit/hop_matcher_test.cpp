@@ -5,8 +5,8 @@
 #include <memory>
 #include <span>
 
-#include "epan-ext/hop_matcher.h"
-#include "epan-ext/hop_stats.h"
+#include "epan-ext/analysis/hop_matcher.h"
+#include "epan-ext/report/hop_stats.h"
 
 namespace roceshark::hop {
 namespace {

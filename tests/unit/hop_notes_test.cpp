@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "epan-ext/hop_notes.h"
+#include "epan-ext/analysis/hop_notes.h"
 
 #include <gtest/gtest.h>
 
@@ -35,6 +35,17 @@ TEST(HopNotes, AnUneventfulHopSaysNothing) {
   HopVerdict h;
   h.ce_set = true;  // a field of its own, not a check
   EXPECT_TRUE(hop_notes(h, Verdict{}, "a", "b").empty());
+}
+
+// Which clock is ahead, by how much and how sure, as the pair's traffic both ways shows.
+TEST(HopNotes, SkewSaysWhichClockIsAhead) {
+  const ClockEstimator::Estimate e{0, 1, -2'500, 120, 40};
+  EXPECT_EQ(skew_text(e, "tor", "spine"),
+            "spine's clock is 2.50 us (+/- 0.12) behind tor's, as traffic both ways shows: hop latencies between them "
+            "are off by as much; try roce.clock:estimate");
+  EXPECT_EQ(lost_too_big_text("leaf-1", "spine-1", 4200, 1518),
+            "Lost between leaf-1 and spine-1, and longer (4200 bytes) than any frame that crossed (at most 1518): an "
+            "MTU between them is below this frame");
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "epan-ext/icrc.h"
+#include "epan-ext/decode/icrc.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "epan-ext/json_writer.h"
+#include "epan-ext/common/json_writer.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The report side (statistics, findings, views) reaches the analysis only
-// through AnalysisFacts and the tapped verdicts and events: no file of it
-// includes the Analyzer, directly or through another header, so it cannot
-// read the analysis' per-packet state and ignore a display filter.
+// The engine's folders are layers (DEVELOPERS.md, "How the pieces fit"):
+//   common/   settings, the check catalogue, text and JSON helpers: sees only itself;
+//   decode/   bytes to records: sees common/;
+//   analysis/ records to verdicts and events: sees decode/ and common/;
+//   report/   verdicts and events to statistics, findings and views: reaches
+//             the analysis only through AnalysisFacts and the tapped records,
+//             never the Analyzer, so it cannot read the analysis' per-packet
+//             state and ignore a display filter.
+// Includes are followed through headers, so a layer cannot reach past its
+// rule by way of another file.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -10,18 +16,12 @@
 #include <regex>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace {
 
 namespace fs = std::filesystem;
 const fs::path kSource = ROCESHARK_SOURCE_DIR;
-
-// The report side by name (DEVELOPERS.md, "How the pieces fit").
-bool report_side(const std::string& name) {
-  static const std::regex re(
-      R"((findings.*|.*_stats|.*_report|json_report|json_triage|triage|health|evidence|views|tapped|tap_record|timeline)\.(h|cpp))");
-  return std::regex_match(name, re);
-}
 
 // Every project header `file` includes, followed through the headers.
 void includes(const std::string& file, std::set<std::string>& seen) {
@@ -33,26 +33,58 @@ void includes(const std::string& file, std::set<std::string>& seen) {
       includes(m[1].str(), seen);
 }
 
-TEST(Layering, ReportSideSeesNoAnalyzer) {
-  size_t checked = 0;
-  for (const auto& e : fs::directory_iterator(kSource / "epan-ext")) {
-    const std::string name = e.path().filename().string();
-    if (!report_side(name)) continue;
-    ++checked;
+std::vector<std::string> files_of(const std::string& layer) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(kSource / "epan-ext" / layer))
+    out.push_back("epan-ext/" + layer + "/" + e.path().filename().string());
+  return out;
+}
+
+bool in_layer(const std::string& path, const std::vector<std::string>& layers) {
+  for (const auto& l : layers)
+    if (path.starts_with("epan-ext/" + l + "/")) return true;
+  return false;
+}
+
+// Each file of `layer` reaches only engine files of `allowed`.
+void expect_sees_only(const std::string& layer, const std::vector<std::string>& allowed) {
+  const auto files = files_of(layer);
+  EXPECT_GE(files.size(), 10u) << layer;  // the rule found the files it is about
+  for (const auto& file : files) {
     std::set<std::string> seen;
-    includes("epan-ext/" + name, seen);
-    for (const char* engine : {"epan-ext/analyzer.h", "epan-ext/stored_analysis.h"})
-      EXPECT_FALSE(seen.contains(engine)) << "epan-ext/" << name << " includes " << engine
-                                          << ": ask epan-ext/analysis_facts.h, or carry it in the tap record";
+    includes(file, seen);
+    for (const auto& h : seen)
+      EXPECT_TRUE(!h.starts_with("epan-ext/") || in_layer(h, allowed)) << file << " reaches " << h;
   }
-  EXPECT_GE(checked, 30u);  // the rule found the files it is about
+}
+
+TEST(Layering, CommonSeesOnlyItself) { expect_sees_only("common", {"common"}); }
+TEST(Layering, DecodeSeesOnlyCommon) { expect_sees_only("decode", {"decode", "common"}); }
+TEST(Layering, AnalysisSeesNoReport) { expect_sees_only("analysis", {"analysis", "decode", "common"}); }
+
+TEST(Layering, ReportSideSeesNoAnalyzer) {
+  const auto files = files_of("report");
+  EXPECT_GE(files.size(), 30u);
+  for (const auto& file : files) {
+    std::set<std::string> seen;
+    includes(file, seen);
+    for (const char* engine : {"epan-ext/analysis/analyzer.h", "epan-ext/analysis/stored_analysis.h"})
+      EXPECT_FALSE(seen.contains(engine)) << file << " includes " << engine
+                                          << ": ask epan-ext/analysis/analysis_facts.h, or carry it in the tap record";
+  }
 }
 
 TEST(Layering, IncludesAreFollowed) {
   std::set<std::string> seen;
-  includes("epan-ext/stored_analysis.h", seen);
-  EXPECT_TRUE(seen.contains("epan-ext/analyzer.h"));
-  EXPECT_TRUE(seen.contains("epan-ext/flow_table.h"));  // through analyzer.h
+  includes("epan-ext/analysis/stored_analysis.h", seen);
+  EXPECT_TRUE(seen.contains("epan-ext/analysis/analyzer.h"));
+  EXPECT_TRUE(seen.contains("epan-ext/analysis/flow_table.h"));  // through analyzer.h
+}
+
+TEST(Layering, EveryEngineFileHasALayer) {
+  for (const auto& e : fs::directory_iterator(kSource / "epan-ext"))
+    EXPECT_TRUE(e.is_directory() || e.path().filename() == "CMakeLists.txt")
+        << e.path().filename() << ": put it in decode/, analysis/, report/ or common/";
 }
 
 }  // namespace

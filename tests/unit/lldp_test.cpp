@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "epan-ext/lldp.h"
+#include "epan-ext/decode/lldp.h"
 
 #include <gtest/gtest.h>
 

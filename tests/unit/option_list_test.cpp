@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The one parser of list and number preferences: every malformed form.
-#include "epan-ext/option_list.h"
+#include "epan-ext/common/option_list.h"
 
 #include <gtest/gtest.h>
 

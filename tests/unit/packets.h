@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <initializer_list>
 
-#include "epan-ext/packet.h"
+#include "epan-ext/decode/packet.h"
 
 namespace roceshark::test {
 

@@ -4,8 +4,8 @@
 
 #include <limits>
 
-#include "epan-ext/event_log.h"
-#include "epan-ext/pfc_analyzer.h"
+#include "epan-ext/analysis/event_log.h"
+#include "epan-ext/analysis/pfc_analyzer.h"
 
 namespace roceshark::pfc {
 namespace {

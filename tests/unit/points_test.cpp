@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "epan-ext/points.h"
+#include "epan-ext/common/points.h"
 
 #include <gtest/gtest.h>
 

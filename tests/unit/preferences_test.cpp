@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The roce.* preference table: defaults that are the engine's defaults,
 // values that apply, bad values that leave everything as it was.
-#include "epan-ext/preferences.h"
+#include "epan-ext/common/preferences.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "epan-ext/psn_index.h"
+#include "epan-ext/analysis/psn_index.h"
 
 #include <gtest/gtest.h>
 
-#include "epan-ext/pending_acks.h"
+#include "epan-ext/analysis/pending_acks.h"
 
 namespace roceshark {
 namespace {

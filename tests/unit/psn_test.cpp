@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "epan-ext/psn.h"
+#include "epan-ext/decode/psn.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "epan-ext/qos_checker.h"
+#include "epan-ext/analysis/qos_checker.h"
 
 namespace roceshark::qos {
 namespace {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <gtest/gtest.h>
 
-#include "epan-ext/qos_policy.h"
+#include "epan-ext/common/qos_policy.h"
 
 namespace roceshark::qos {
 namespace {

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <gtest/gtest.h>
 
-#include "epan-ext/analyzer.h"
-#include "epan-ext/stored_analysis.h"
-#include "epan-ext/qos_checker.h"
-#include "epan-ext/qos_report.h"
-#include "epan-ext/qos_stats.h"
+#include "epan-ext/analysis/analyzer.h"
+#include "epan-ext/analysis/stored_analysis.h"
+#include "epan-ext/analysis/qos_checker.h"
+#include "epan-ext/report/qos_report.h"
+#include "epan-ext/report/qos_stats.h"
 #include "packets.h"
 
 namespace roceshark::qos {

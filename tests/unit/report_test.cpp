@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <gtest/gtest.h>
 
-#include "epan-ext/analyzer.h"
-#include "epan-ext/stored_analysis.h"
-#include "epan-ext/qp_report.h"
-#include "epan-ext/qp_stats.h"
-#include "epan-ext/text_table.h"
+#include "epan-ext/analysis/analyzer.h"
+#include "epan-ext/analysis/stored_analysis.h"
+#include "epan-ext/report/qp_report.h"
+#include "epan-ext/report/qp_stats.h"
+#include "epan-ext/common/text_table.h"
 #include "packets.h"
 
 namespace roceshark {

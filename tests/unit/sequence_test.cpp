@@ -2,8 +2,8 @@
 // Request classification through the engine's public API.
 #include <gtest/gtest.h>
 
-#include "epan-ext/analyzer.h"
-#include "epan-ext/stored_analysis.h"
+#include "epan-ext/analysis/analyzer.h"
+#include "epan-ext/analysis/stored_analysis.h"
 #include "packets.h"
 
 namespace roceshark {

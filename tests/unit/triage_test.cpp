@@ -8,10 +8,10 @@
 #include <numeric>
 #include <optional>
 
-#include "epan-ext/analyzer.h"
-#include "epan-ext/stored_analysis.h"
-#include "epan-ext/json_report.h"
-#include "epan-ext/triage.h"
+#include "epan-ext/analysis/analyzer.h"
+#include "epan-ext/analysis/stored_analysis.h"
+#include "epan-ext/report/json_report.h"
+#include "epan-ext/report/triage.h"
 #include "packets.h"
 
 namespace roceshark::triage {

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "epan-ext/analysis/stored_analysis.h"
+
+#include <algorithm>
+
+namespace roceshark {
+namespace {
+
+template <typename T>
+const T* by_frame(const std::deque<T>& kept, uint32_t frame) {
+  auto it = std::lower_bound(kept.begin(), kept.end(), frame, [](const T& v, uint32_t f) { return v.frame < f; });
+  return it != kept.end() && it->frame == frame ? &*it : nullptr;
+}
+
+// Whether `frame` was kept already (frames come in order).
+template <typename T>
+const T* again(const std::deque<T>& kept, uint32_t frame) {
+  return !kept.empty() && frame <= kept.back().frame ? by_frame(kept, frame) : nullptr;
+}
+
+}  // namespace
+
+const Verdict& StoredAnalysis::process(const PacketInfo& p) {
+  if (const Verdict* v = again(verdicts_, p.frame)) return *v;
+  Verdict v = Analyzer::process(p);
+  const auto rtts = last_rtt_samples();
+  v.rtt_first = static_cast<uint32_t>(rtt_samples_.size());
+  rtt_samples_.insert(rtt_samples_.end(), rtts.begin(), rtts.end());
+  if (const hop::HopVerdict* h = last_hop()) hops_.push_back(*h);
+  if (p.icrc == IcrcState::bad && !v.truncated) icrc_expected_[p.frame] = p.icrc_expected;
+  return verdicts_.emplace_back(v);
+}
+
+const pfc::PauseVerdict& StoredAnalysis::process(const pfc::PauseFrame& f) {
+  if (const pfc::PauseVerdict* v = again(pauses_, f.frame)) return *v;
+  return pauses_.emplace_back(Analyzer::process(f));
+}
+
+const qos::DcbxVerdict& StoredAnalysis::process(uint32_t frame, const qos::DcbxAnnouncement& a) {
+  if (const qos::DcbxVerdict* v = again(dcbx_, frame)) return *v;
+  return dcbx_.emplace_back(Analyzer::process(frame, a));
+}
+
+const icmp::Verdict& StoredAnalysis::process(const icmp::TooBig& m) {
+  if (const icmp::Verdict* v = again(icmp_, m.frame)) return *v;
+  return icmp_.emplace_back(Analyzer::process(m));
+}
+
+const Verdict* StoredAnalysis::find(uint32_t frame) const { return by_frame(verdicts_, frame); }
+const pfc::PauseVerdict* StoredAnalysis::find_pause(uint32_t frame) const { return by_frame(pauses_, frame); }
+const qos::DcbxVerdict* StoredAnalysis::find_dcbx(uint32_t frame) const { return by_frame(dcbx_, frame); }
+const icmp::Verdict* StoredAnalysis::find_icmp(uint32_t frame) const { return by_frame(icmp_, frame); }
+
+const hop::HopVerdict* StoredAnalysis::find_hop(uint32_t frame) const {
+  // Frames are mostly asked for in order: try where the last lookup ended.
+  for (size_t i = hop_cursor_; i < hops_.size() && i <= hop_cursor_ + 1; ++i)
+    if (hops_[i].frame == frame) return &hops_[hop_cursor_ = i];
+  auto it = std::lower_bound(hops_.begin(), hops_.end(), frame,
+                             [](const hop::HopVerdict& h, uint32_t f) { return h.frame < f; });
+  if (it == hops_.end() || it->frame != frame) return nullptr;
+  hop_cursor_ = static_cast<size_t>(it - hops_.begin());
+  return &*it;
+}
+
+std::optional<uint32_t> StoredAnalysis::icrc_expected(uint32_t frame) const {
+  auto it = icrc_expected_.find(frame);
+  return it == icrc_expected_.end() ? std::nullopt : std::optional(it->second);
+}
+
+}  // namespace roceshark

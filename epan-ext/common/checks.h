@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The check catalogue: every misconfiguration roceshark reports, declared
+// once. A row names the finding kind (`-z roce,triage`), the per-frame
+// fields and expert infos that show it in the GUI, the display filter for
+// its evidence and the docs that explain it. The glue registers the fields
+// and expert infos from it, the triage takes its kind names and filters
+// from it, and docs/triage.md's table is generated from it
+// (`cmake --build build --target update-docs`). The row order is the ranking
+// tie-break: the root cause and the most precise place first.
+// DEVELOPERS.md "Adding a check" says what else a new row needs.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <set>
+#include <string>
+#include <string_view>
+
+namespace roceshark::checks {
+
+// A per-frame field: a flag set on the frames that show the check, a
+// text saying what they show, or a number they show.
+enum class FieldType : uint8_t { flag, text, number };
+struct Field {
+  std::string_view abbrev;       // "roce.pfc.storm": users' filters name it, never change it
+  std::string_view name;         // empty: the field an earlier row declares (rows may share one)
+  std::string_view description;
+  FieldType type = FieldType::flag;
+};
+
+// Wireshark's expert groups and severities, by their PI_ names.
+enum class Group : uint8_t { sequence, protocol, checksum, malformed, response_code };
+enum class Level : uint8_t { chat, note, warn, error };
+struct Expert {
+  std::string_view name;  // "roce.pfc.storm.expert": users' filters name it too
+  Group group = Group::sequence;
+  Level level = Level::warn;
+  std::string_view summary;
+};
+
+// What docs/triage.md's table says about a kind.
+struct Doc {
+  std::string_view severity, from, where, impact;
+};
+
+struct Check {
+  std::string_view id;              // the finding kind, stable: finding ids start with it
+  std::array<Field, 3> fields;      // the first is `{field}`; unused ones have no abbrev
+  std::array<Expert, 3> experts;
+  // The display filter for the evidence frames, with holes the finding
+  // fills: {field} (the first field), {fields} (all of them, ||), {point},
+  // {prev_point}, {priority}, {mac}, {nak}, {points} and {streams} (a set:
+  // "== 1" or "in {1, 2}"), {loss_signs}, {place} (a whole condition, where
+  // one check's findings select by different things: a stream, a router).
+  std::string_view filter;
+  std::string_view docs;  // the section that explains it: "analysis.md#icrc"
+  Doc doc;
+};
+
+// A request or response that shows a loss; kept out of a row so two rows
+// can use it.
+inline constexpr std::string_view kLossSigns =
+    "(roce.seq.retransmission || roce.ack.nak == \"PSN sequence error\") && !roce.seq.rnr_retry && "
+    "!roce.seq.reorder_nak";
+
+// Fields of the `roce` protocol that filters use to place evidence, which
+// no check owns (the glue registers them with the other per-frame fields).
+inline constexpr std::string_view kPlaceFields[] = {
+    "roce.point", "roce.qp.stream", "roce.role", "roce.priority", "roce.pfc.priority", "roce.hop.prev_point",
+    "roce.hop.latency_ns", "roce.seq.rnr_retry",
+};
+
+using enum FieldType;
+using enum Group;
+using enum Level;
+
+inline constexpr Check kCatalogue[] = {
+    {"pfc_storm",
+     {{{"roce.pfc.storm", "Storm", "This frame belongs to a PFC storm (roce.storm_ms)"}}},
+     {{{"roce.pfc.storm.expert", sequence, warn, "PFC storm"}}},
+     "{field} && roce.point == {point} && eth.src == {mac} && roce.pfc.priority == {priority}",
+     "triage.md#kinds",
+     {"error", "pause episodes asserted `roce.storm_ms` or more", "point, pausing MAC, priority",
+      "the row's pause stall"}},
+    {"pfc_propagation",
+     {{{"roce.pfc.propagation", "Pause propagation", "This pause follows a storm at another capture point"}}},
+     {{{"roce.pfc.propagation.expert", sequence, warn, "Pause propagation"}}},
+     "{field} && roce.point == {point} && eth.src == {mac} && roce.pfc.priority == {priority}",
+     "triage.md#kinds",
+     {"error", "pauses following a storm at another point", "storm point -> pause point, MAC, priority",
+      "the row's pause stall"}},
+    {"vlan_changed",
+     {{{"roce.hop.vlan_changed", "VLAN changed",
+        "The VLAN tag was stripped, added or given another VLAN id since the previous point"}}},
+     {{{"roce.hop.vlan_changed.expert", protocol, warn, "VLAN tag changed between points"}}},
+     "{field} && roce.point == {point} && roce.hop.prev_point == {prev_point}",
+     "triage.md#kinds",
+     {"error when the priority falls into a lossy class, else warning",
+      "`roce.hop.vlan_changed`: tag stripped, added or re-tagged", "hop", "recovery (error only)"}},
+    // Kept for DSCP and PCP rewrites alike (a PCP within one VLAN tag): its
+    // finding ids are compared across captures (roce-compare), so the name stays.
+    {"dscp_remarked",
+     {{{"roce.hop.remarked", "Remarked", "DSCP or PCP differs from the previous point"}}},
+     {{{"roce.hop.remarked.expert", protocol, warn, "Remarked between points"}}},
+     "{field} && roce.point == {point} && roce.hop.prev_point == {prev_point}",
+     "triage.md#kinds",
+     {"error into a lossy class, else warning", "`roce.hop.remarked`: DSCP or PCP rewritten", "hop",
+      "recovery (error only)"}},
+    {"ecn_bleached",
+     {{{"roce.hop.ecn_bleached", "ECN bleached",
+        "ECN-capable (or CE) at the previous point, Not-ECT (or no longer CE) here: a device in between cleared ECN"}}},
+     {{{"roce.hop.ecn_bleached.expert", protocol, warn, "ECN cleared between points"}}},
+     "{field} && roce.point == {point} && roce.hop.prev_point == {prev_point}",
+     "triage.md#decisions",
+     {"warning", "`roce.hop.ecn_bleached`: ECN-CE or ECT cleared", "hop", "pause stall"}},
+    {"mtu_mismatch",
+     {{{"roce.hop.too_big", "Too big for the next hop",
+        "Lost after this point, and longer than any frame that crossed the hop: an MTU below this frame (known on "
+        "later passes)"},
+       {"roce.mtu.icmp_mtu", "ICMP MTU",
+        "The MTU a router reports in this ICMP fragmentation-needed / packet-too-big message about RoCE, below the "
+        "RoCE packets of the flow it quotes",
+        number}}},
+     {{{"roce.hop.too_big.expert", protocol, warn, "Lost between points: larger than the hop passes (MTU)"},
+       {"roce.mtu.icmp.expert", protocol, warn, "ICMP: a router reports an MTU below the RoCE packets"}}},
+     "({fields}) && roce.point {points} && {place}",
+     "triage.md#mtu",
+     {"error",
+      "losses between points, all longer than any frame that crossed the hop (`roce.mtu_min_lost`); ICMP "
+      "fragmentation-needed / packet-too-big about RoCE with an MTU below its packets",
+      "hop, or the router", "recovery"}},
+    {"lldp_max_frame",
+     {{{"roce.lldp.max_frame_exceeded", "Below the RoCE frames",
+        "The LLDP maximum frame size is below the longest RoCE frame seen on this link", text}}},
+     {{{"roce.lldp.max_frame.expert", protocol, warn, "LLDP: maximum frame size below the RoCE frames here"}}},
+     "{field} && eth.src == {mac}",
+     "triage.md#mtu",
+     {"warning", "LLDP maximum frame size (802.3 TLV) against the longest RoCE frame seen at the point",
+      "point, MAC", "-"}},
+    {"hop_loss",
+     {{{"roce.hop.lost_after", "Lost after this point",
+        "Never seen at the next point within roce.match_window_us (known on later passes)"}}},
+     {{{"roce.hop.lost_after.expert", sequence, warn, "Lost between points"}}},
+     "{field} && roce.point == {point}",
+     "triage.md#kinds",
+     {"error", "losses between points (the engine)", "hop", "recovery"}},
+    {"icrc_bad",
+     {{{"roce.icrc_bad", "ICRC bad", "The invariant CRC does not match: corrupted on a link"}}},
+     {{{"roce.icrc_bad.expert", checksum, error, "Bad ICRC"}}},
+     "{field} && roce.point == {point}",
+     "analysis.md#icrc",
+     {"error", "bad ICRCs", "point", "recovery"}},
+    {"lossy_queue",
+     {{{"roce.pfc.lossy_queue", "Lossy queue", "RoCE loss on a priority no PFC frame was seen for"}}},
+     {{{"roce.pfc.lossy_queue.expert", protocol, warn, "RoCE in a lossy queue"}}},
+     "roce.point {points} && roce.priority == {priority} && ({loss_signs})",
+     "triage.md#decisions",
+     {"error",
+      "loss signs on a priority no PFC frame was seen for (`roce.pfc.lossy_queue` and the signs after it)",
+      "priority, points, hop if matched", "recovery"}},
+    {"dscp_not_lossless",
+     {{{"roce.qos.dscp_not_lossless", "DSCP not lossless", "RoCE whose priority under the trust mode is not lossless"}}},
+     {{{"roce.qos.dscp_not_lossless.expert", protocol, warn, "RoCE in a lossy class"}}},
+     "{field} && roce.point {points}",
+     "triage.md#kinds",
+     {"error", "QoS check", "points, DSCP, priority", "recovery"}},
+    {"pcp_mismatch",
+     {{{"roce.qos.pcp_mismatch", "PCP mismatch", "Tagged RoCE whose PCP disagrees with the priority its DSCP maps to"}}},
+     {{{"roce.qos.pcp_mismatch.expert", protocol, warn, "PCP and DSCP disagree"}}},
+     "{field} && roce.point {points}",
+     "triage.md#kinds",
+     {"warning", "QoS check", "points", "recovery"}},
+    {"inconsistent_marking",
+     {{{"roce.qos.inconsistent_marking", "Inconsistent marking", "A QP seen with more than one DSCP, PCP or VLAN id at this point"}}},
+     {{{"roce.qos.inconsistent_marking.expert", protocol, warn, "Inconsistent marking"}}},
+     "{field} && roce.point {points}",
+     "triage.md#kinds",
+     {"warning", "QoS check", "points", "recovery"}},
+    {"pfc_wrong_class",
+     {{{"roce.pfc.wrong_class", "PFC on the wrong class",
+        "PFC on a priority with no RoCE while RoCE runs on a priority without PFC"}}},
+     {{{"roce.pfc.wrong_class.expert", protocol, warn, "PFC on the wrong class"}}},
+     "{field} && roce.point == {point} && eth.src == {mac} && roce.pfc.priority == {priority}",
+     "triage.md#kinds",
+     {"warning", "PFC on a class without RoCE while RoCE's has none", "point, MAC, priority", "-"}},
+    {"ecn_threshold_mismatch",
+     {{{"roce.hop.ecn_unmarked", "Unmarked beyond another hop's ECN onset",
+        "ECN-capable, queued on this hop beyond another hop's marking onset of the same priority plus "
+        "roce.ecn_onset_tolerance_us, and not marked: this hop's ECN threshold is higher"}}},
+     {{{"roce.hop.ecn_unmarked.expert", protocol, warn, "ECN marking threshold differs between hops"}}},
+     "{field} && roce.point == {point} && roce.hop.prev_point == {prev_point} && roce.priority == {priority}",
+     "multipoint.md#ecn-marking-thresholds",
+     {"warning",
+      "ECN marking onsets per hop and priority (`-z roce,hops`): a hop marking later than another by more than "
+      "`roce.ecn_onset_tolerance_us`, or never while it queues that far beyond the other's onset",
+      "hop, priority, the hop it differs from", "pause stall"}},
+    {"cnp_queued",
+     {{{"roce.hop.cnp_queued", "CNP queued like data",
+        "A CNP that waited on this hop at least half as long as the RoCE data that queued 10 us or more there just "
+        "before it: CNPs share the data's queue instead of a strict-priority class of their own"}}},
+     {{{"roce.hop.cnp_queued.expert", protocol, warn, "CNP queued behind RoCE data between points"}}},
+     "{field} && roce.point == {point} && roce.hop.prev_point == {prev_point}",
+     "multipoint.md#cnps-queued-like-data",
+     {"warning",
+      "CNPs that wait on a hop about as long as the RoCE data queued there just before them (`roce.hop.cnp_queued`)",
+      "hop", "pause stall"}},
+    {"starved_by_besteffort",
+     {{{"roce.hop.be_starved", "Waited while best-effort took the port",
+        "RoCE that queued on this hop while best-effort traffic took more than roce.besteffort_share_pct of the "
+        "bytes leaving it, with the link full and best-effort barely queued: the port serves best-effort first"}}},
+     {{{"roce.hop.be_starved.expert", protocol, warn, "RoCE starved behind best-effort traffic between points"}}},
+     "{field} && roce.point == {point} && roce.hop.prev_point == {prev_point}",
+     "multipoint.md#roce-starved-by-best-effort",
+     {"warning",
+      "RoCE packets that queue on a hop while best-effort traffic, matched across the same points, takes more than "
+      "`roce.besteffort_share_pct` of the full link and barely queues (`roce.hop.be_starved`; 5 packets or more)",
+      "hop", "pause stall"}},
+    {"ecn_above_xoff",
+     {{{"roce.pfc.no_ecn", "No ECN before pause",
+        "The pause started with no ECN-CE mark or CNP on this link before it (roce.ecn_window_us)"}}},
+     {{{"roce.pfc.no_ecn.expert", sequence, warn, "Pause with no ECN marking before it"}}},
+     "{field} && roce.point == {point} && eth.src == {mac} && roce.pfc.priority == {priority}",
+     "triage.md#kinds",
+     {"warning", "pauses with no ECN-CE or CNP before them (`roce.pfc.no_ecn`)", "point, MAC, priority",
+      "the row's pause stall"}},
+    {"ce_without_cnp",
+     {{{"roce.cnp.missing", "CNP missing",
+        "The receiver acknowledges this QP's first ECN-CE marked request (5 us or more before) and has sent no CNP "
+        "for it: its DCQCN notification point is off"}}},
+     {{{"roce.cnp.missing.expert", protocol, warn, "No CNP for ECN-CE marks: notification point off"}}},
+     "roce.qp.stream {streams} && roce.point {points} && ({field} || (roce.role == \"request\" && "
+     "(ip.dsfield.ecn == 3 || ipv6.tclass.ecn == 3)))",
+     "triage.md#decisions",
+     {"warning", "a response acknowledging its QP's first CE-marked request, no CNP before (`roce.cnp.missing`)",
+      "receiver, points, streams", "pause stall"}},
+    {"ecn_not_capable",
+     {{{"roce.qos.ecn_not_capable", "ECN not capable", "RoCE data that is not ECN-capable while the policy expects ECN"}}},
+     {{{"roce.qos.ecn_not_capable.expert", protocol, warn, "RoCE data not ECN-capable"}}},
+     "{field} && roce.point {points}",
+     "triage.md#kinds",
+     {"warning", "QoS check", "points", "pause stall"}},
+    {"cnp_class",
+     {{{"roce.qos.cnp_class", "CNP class", "CNP not in the CNP class (roce.cnp_dscp, roce.cnp_priority)"}}},
+     {{{"roce.qos.cnp_class.expert", protocol, warn, "CNP in the wrong class"}}},
+     "{field} && roce.point {points}",
+     "triage.md#kinds",
+     {"warning", "QoS check", "points", "-"}},
+    {"timeout_retransmission",
+     {{{"roce.seq.timeout_retransmission", "Timeout retransmission",
+        "Resent with no NAK before it, after a quiet period (roce.timeout_us)"}}},
+     {{{"roce.seq.timeout_retransmission.expert", sequence, warn, "Timeout retransmission"}}},
+     "{field} && roce.qp.stream {streams}",
+     "analysis.md#request-verdicts-roceseq",
+     {"error", "`roce.seq.timeout_retransmission`", "connections", "recovery of the timer runs on streams no other finding explains"}},
+    {"reorder_nak",
+     {{{"roce.seq.reorder_nak", "Caused by reordering",
+        "A sequence NAK for a PSN that reached this point out of order, or a resend it forced"}}},
+     {{{"roce.seq.reorder_nak.expert", sequence, warn,
+        "NAK caused by reordering: the receiver does not accept out-of-order packets"}}},
+     "{field} && roce.qp.stream {streams}",
+     "analysis.md#reordering-resends-and-mirror-copies",
+     {"warning",
+      "`roce.seq.reorder_nak`: sequence NAKs for packets that had arrived out of order, and the resends they forced",
+      "connections", "recovery"}},
+    {"loss",
+     {{{"roce.seq.retransmission", "Retransmission",
+        "PSN already seen, or behind the highest PSN seen, at this point"},
+       {"roce.ack.nak", "NAK", "NAK code", text}}},
+     {{{"roce.seq.retransmission.expert", sequence, note, "Retransmission"},
+       {"roce.ack.nak.expert", sequence, warn, "NAK: PSN sequence error"}}},
+     "roce.qp.stream {streams} && ({loss_signs})",
+     "analysis.md#request-verdicts-roceseq",
+     {"error",
+      "sequence-error NAKs and resends no finding above explains (a gap alone is not loss: the late original may "
+      "still come)",
+      "connections", "recovery"}},
+    {"nak_error",
+     {{{"roce.ack.nak", {}, {}, text}}},
+     {{{"roce.ack.nak_error.expert", response_code, error, "NAK error"}}},
+     "{field} == \"{nak}\"",
+     "analysis.md#responses-roceack",
+     {"warning", "remote access, invalid request, remote operational error NAKs", "points, connections", "-"}},
+    {"microburst",
+     {{{"roce.hop.microburst", "Microburst", "Queueing above roce.microburst_us on this hop"}}},
+     {{{"roce.hop.microburst.expert", sequence, note, "Microburst"}}},
+     "{field} && roce.point == {point} && roce.hop.prev_point == {prev_point}",
+     "triage.md#kinds",
+     {"warning", "`roce.hop.microburst`", "hop", "-"}},
+    {"dcbx_mismatch",
+     {{{"roce.dcbx.finding", "DCBX finding", "Where the announcement contradicts the policy or the traffic", text}}},
+     // By qos::DcbxFinding::Kind (qos::check_of).
+     {{{"roce.dcbx.pfc_off.expert", protocol, warn, "DCBX: PFC off on the RoCE priority"},
+       {"roce.dcbx.app_policy.expert", protocol, warn, "DCBX: APP table disagrees with the policy"},
+       {"roce.dcbx.app_traffic.expert", protocol, warn, "DCBX: APP table disagrees with the marking seen"}}},
+     "{field} && eth.src == {mac}",
+     "triage.md#kinds",
+     {"warning", "DCBX announcements against the policy or the traffic", "point, MAC", "-"}},
+    {"ets_mismatch",
+     {{{"roce.ets.finding", "ETS finding", "Where the ETS table starves RoCE or CNPs, or differs from another port's",
+        text}}},
+     // By qos::DcbxFinding::Kind (qos::check_of).
+     {{{"roce.ets.no_bandwidth.expert", protocol, warn, "ETS: no bandwidth for the RoCE priority's class"},
+       {"roce.ets.cnp_shared.expert", protocol, warn, "ETS: CNPs share a non-strict class"},
+       {"roce.ets.ports_differ.expert", protocol, warn, "ETS: the RoCE priority's class differs between ports"}}},
+     "{field} && eth.src == {mac}",
+     "qos.md#ets",
+     {"warning", "DCBX ETS tables against the policy and across ports", "point, MAC", "-"}},
+    {"bad_pfc_frames",
+     {{{"roce.pfc.reserved_bits", "Reserved bits set", "The upper byte of the class-enable vector is not zero"},
+       {"roce.pfc.nonstandard_dst", "Non-standard destination", "Not sent to 01:80:c2:00:00:01"},
+       {"roce.pfc.truncated", "Truncated", "Some pause times were not captured"}}},
+     {{{"roce.pfc.reserved_bits.expert", protocol, warn, "Reserved bits in the PFC class-enable vector"},
+       {"roce.pfc.nonstandard_dst.expert", protocol, warn, "PFC frame to a non-standard destination"},
+       {"roce.pfc.truncated.expert", malformed, error, "Truncated PFC frame"}}},
+     "({fields}) && roce.point == {point}",
+     "triage.md#kinds",
+     {"warning", "reserved bits, wrong destination, runts", "point", "-"}},
+    {"clock_skew",
+     {{{"roce.hop.clock_skew", "Clocks differ",
+        "Traffic both ways proves two points' clocks differ (roce.clock:synced)"}}},
+     {{{"roce.hop.clock_skew.expert", sequence, warn, "Capture points' clocks differ"},
+       {"roce.hop.negative.expert", sequence, warn, "Negative hop latency: clocks not synced"}}},
+     "{field} || roce.hop.latency_ns < 0",
+     "analysis.md#capture-points",
+     {"warning", "proven clock offsets (synced mode) or negative latencies", "pair of points", "-"}},
+    {"merged_points",
+     {{{"roce.point.merged", "Two places at one point",
+        "The flow's TTL at this point flips back and forth: two taps merged into one interface"}}},
+     {{{"roce.point.merged.expert", protocol, warn, "Two capture points merged into one"}}},
+     "{field} && roce.point == {point}",
+     "analysis.md#capture-points",
+     {"warning", "`roce.point.merged`", "point", "-"}},
+    {"rnr",
+     {{{"roce.ack.nak", {}, {}, text}}},
+     {{{"roce.ack.rnr_nak.expert", sequence, warn, "RNR NAK"}}},
+     "{field} == \"RNR\" && roce.qp.stream {streams}",
+     "analysis.md#responses-roceack",
+     {"note", "RNR NAKs", "connections", "RNR waits"}},
+    {"reordering",
+     {{{"roce.seq.out_of_order", "Out of order",
+        "A skipped PSN arriving late, first copy at this point, with nothing that could have made the sender "
+        "resend it yet: reordering, neither loss nor retransmission"}}},
+     {{{"roce.seq.out_of_order.expert", sequence, note, "Out of order: a late original (reordering), not a loss"}}},
+     "{field} && roce.qp.stream {streams}",
+     "analysis.md#reordering-resends-and-mirror-copies",
+     {"note", "`roce.seq.out_of_order` on connections with no reorder NAK: reordering the receivers placed",
+      "connections", "-"}},
+    {"mirror_duplicates",
+     {{{"roce.seq.duplicate", "Duplicate",
+        "The same packet recorded again at this point (mirror artefact), not a retransmission"}}},
+     {{{"roce.seq.duplicate.expert", sequence, note, "Duplicate: same packet recorded twice"}}},
+     "{field} && roce.point == {point}",
+     "analysis.md#reordering-resends-and-mirror-copies",
+     {"note", "mirror copies", "point", "-"}},
+};
+inline constexpr size_t kRows = std::size(kCatalogue);
+
+// A finding kind: its catalogue row. Ordered by the row, the ranking's
+// tie-break.
+struct Kind {
+  uint8_t row = 0;
+  friend constexpr auto operator<=>(Kind, Kind) = default;
+};
+
+// The kind of a check id, checked when compiling: kind("pfc_storm").
+consteval Kind kind(std::string_view id) {
+  for (size_t i = 0; i < kRows; ++i)
+    if (kCatalogue[i].id == id) return Kind{static_cast<uint8_t>(i)};
+  throw "no such check in the catalogue";
+}
+
+constexpr const Check& row(Kind k) { return kCatalogue[k.row]; }
+inline const char* kind_name(Kind k) { return row(k).id.data(); }
+
+// How many of a row's fields and expert infos are used.
+size_t field_count(const Check& c);
+size_t expert_count(const Check& c);
+
+// The row's evidence filter with its holes filled: {"point", "3"}.
+struct Hole {
+  std::string_view name;
+  std::string value;
+};
+std::string evidence_filter(Kind k, std::initializer_list<Hole> holes = {});
+// A set of ids as a filter's right-hand side: "== 1", "in {1, 2}".
+std::string one_of(const std::set<uint32_t>& ids);
+
+// docs/triage.md's kinds table, as generated from the rows, and that
+// document with its table (between kTableBegin and kTableEnd) replaced by it.
+std::string markdown_table();
+inline constexpr std::string_view kTableBegin = "<!-- generated from epan-ext/common/checks.h: cmake --build build --target update-docs -->\n";
+inline constexpr std::string_view kTableEnd = "<!-- end of the generated table -->\n";
+std::string with_table(std::string doc);
+
+}  // namespace roceshark::checks

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The limits that bound the analysis's memory on hostile captures
+// (docs/analysis.md, "Limits"). A frame past one is counted, flagged once
+// and not analysed; reports say which limit was reached and the health
+// verdict is INCOMPLETE.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <utility>
+
+#include "epan-ext/common/config.h"
+
+namespace roceshark {
+
+enum class LimitKind : uint8_t { none, flows, points, flow_points, pfc_ports };
+inline constexpr size_t kLimitKinds = 5;
+
+struct LimitInfo {
+  std::string_view name;        // report's `limits[].name`
+  std::string_view preference;  // roce.*
+  std::string_view beyond;      // what was not analysed: "RoCE packet(s) of further flows"
+};
+
+inline const LimitInfo& limit_info(LimitKind k) {
+  static constexpr std::array<LimitInfo, kLimitKinds> kInfo = {{
+      {"", "", ""},
+      {"max_flows", "roce.max_flows", "RoCE packet(s) of further flows"},
+      {"max_points", "roce.max_points", "RoCE and PFC frame(s) at further capture points"},
+      {"max_flow_points", "roce.max_flow_points", "RoCE packet(s) of further (flow, capture point) pairs"},
+      {"max_pfc_ports", "roce.max_pfc_ports", "PFC frame(s) from further pausing ports"},
+  }};
+  return kInfo[static_cast<size_t>(k)];
+}
+
+inline uint64_t limit_value(const Config& c, LimitKind k) {
+  switch (k) {
+    case LimitKind::none: return 0;
+    case LimitKind::flows: return c.max_flows;
+    case LimitKind::points: return c.max_points;
+    case LimitKind::flow_points: return c.max_flow_points;
+    case LimitKind::pfc_ports: return c.max_pfc_ports;
+  }
+  return 0;
+}
+
+// Which limits have had their first frame past them flagged.
+class LimitNotes {
+ public:
+  bool first(LimitKind k) { return !std::exchange(noted_[static_cast<size_t>(k)], true); }
+
+ private:
+  std::array<bool, kLimitKinds> noted_{};
+};
+
+// Frames past each limit.
+using LimitCounts = std::array<uint64_t, kLimitKinds>;
+
+}  // namespace roceshark

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "epan-ext/common/points.h"
+
+#include <cstring>
+
+namespace roceshark::points {
+
+std::optional<Key> parse_key(std::string_view text) {
+  if (text == "interface") return Key::interface;
+  if (text == "erspan") return Key::erspan;
+  if (text == "vlan") return Key::vlan;
+  return std::nullopt;
+}
+
+uint32_t frame_point(Key key, uint32_t interface, std::optional<uint16_t> erspan_session,
+                     std::optional<uint16_t> outer_vlan) {
+  if (key == Key::erspan && erspan_session) return kErspan | *erspan_session;
+  if (key == Key::vlan && outer_vlan) return kVlan | *outer_vlan;
+  return interface;
+}
+
+std::string name(const Naming& n, uint32_t point, const char* interface_name) {
+  std::string key, fallback;
+  if (is_interface(point)) {
+    key = std::to_string(point);
+    const bool named = interface_name && *interface_name && std::strcmp(interface_name, "unknown") != 0;
+    fallback = named ? interface_name : "if" + key;
+    for (const auto& [k, name] : n.names)
+      if (named && k == interface_name) return name;
+  } else if (point & kErspan) {
+    key = std::to_string(point & 0xFFFFFF);
+    fallback = "erspan-" + key;
+  } else {
+    key = std::to_string(point & 0xFFFFFF);
+    fallback = "vlan-" + key;
+  }
+  for (const auto& [k, name] : n.names)
+    if (k == key) return name;
+  return fallback;
+}
+
+}  // namespace roceshark::points

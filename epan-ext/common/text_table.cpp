@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "epan-ext/common/text_table.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace roceshark {
+namespace {
+constexpr size_t kRuleWidth = 80;
+}
+
+std::string TextTable::render() const {
+  std::vector<size_t> width(columns_.size());
+  for (size_t c = 0; c < columns_.size(); ++c) width[c] = columns_[c].header.size();
+  for (const auto& row : rows_)
+    for (size_t c = 0; c < row.size() && c < width.size(); ++c) width[c] = std::max(width[c], row[c].size());
+
+  std::string out;
+  auto line = [&](auto cell) {
+    std::string l;
+    for (size_t c = 0; c < columns_.size(); ++c) {
+      const std::string& s = cell(c);
+      const std::string pad(width[c] - std::min(width[c], s.size()), ' ');
+      if (c) l += "  ";
+      l += columns_[c].align == Align::left ? s + pad : pad + s;
+    }
+    while (!l.empty() && l.back() == ' ') l.pop_back();
+    out += l + "\n";
+  };
+  line([&](size_t c) -> const std::string& { return columns_[c].header; });
+  static const std::string kEmpty;
+  for (const auto& row : rows_) line([&](size_t c) -> const std::string& { return c < row.size() ? row[c] : kEmpty; });
+  return out;
+}
+
+namespace cell {
+
+std::string num(uint64_t v) { return std::to_string(v); }
+
+std::string grouped(uint64_t v) {
+  std::string s = std::to_string(v);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
+  return s;
+}
+
+std::string qp(uint32_t qpn) {
+  char b[16];
+  std::snprintf(b, sizeof b, "0x%06x", qpn);
+  return b;
+}
+
+std::string us(uint64_t ns, int decimals) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.*f", decimals, static_cast<double>(ns) / 1000.0);
+  return b;
+}
+
+std::string pct(uint64_t part, uint64_t whole) {
+  if (!whole) return "-";
+  char b[16];
+  std::snprintf(b, sizeof b, "%.1f%%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+  return b;
+}
+
+}  // namespace cell
+
+std::string stats_rule() { return std::string(kRuleWidth, '=') + "\n"; }
+
+std::string stats_header(const std::string& title, const std::string& filter) {
+  return stats_rule() + title + "\nFilter:" + (filter.empty() ? "<No Filter>" : filter) + "\n";
+}
+
+}  // namespace roceshark

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Every statistic at once, fed from one listener: what `-z roce,report`
+// and `-z roce,triage` read.
+#pragma once
+#include "epan-ext/report/evidence.h"
+#include "epan-ext/report/hop_stats.h"
+#include "epan-ext/report/impact_stats.h"
+#include "epan-ext/report/pfc_stats.h"
+#include "epan-ext/report/qos_stats.h"
+#include "epan-ext/report/qp_stats.h"
+
+namespace roceshark {
+
+struct ReportStats {
+  QpStats qp;
+  pfc::PfcStats pfc;
+  qos::QosStats qos;
+  hop::HopStats hops;
+  triage::ImpactStats impact;
+  triage::EvidenceStats evidence;
+  void add(const TapRecord& r) {
+    qp.add(r);
+    pfc.add(r);
+    qos.add(r);
+    hops.add(r);
+    impact.add(r);
+    evidence.add(r);
+  }
+  // Takes in the engine's later events about the frames selected.
+  void settle(const EventLog& log, const FrameSet& selected) {
+    hops.settle(log, selected);
+    pfc.settle(log, selected);
+    evidence.settle(log, selected);
+    qp.settle(log, selected);
+    impact.settle(log, selected);
+  }
+  void clear() { *this = ReportStats{}; }
+};
+
+}  // namespace roceshark
