@@ -12,6 +12,7 @@ packets per second and peak RSS (GNU time). Not a pass/fail test: it prints
 figures for the README and the issue notes.
 
   bench/run.py [--runs R] [--scenario NAME] [--capture F] [--flat] [--one-point P]
+  bench/run.py --command VIEW [--runs R] [--scenario NAME]   # the roceshark command
 
 --scenario picks captures/scenarios/NAME.scn (default bench: one RoCE QP;
 bench_pfc: 10% PFC frames). --flat also runs the first tenth of the
@@ -76,6 +77,36 @@ def measure(capture, runs, pfc, stat=None):
     return tr / tp, (tr - tp) / packets
 
 
+def timed_command(args):
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as t:
+        cmd = ["/usr/bin/time", "-o", t.name, "-f", "%e %M", os.path.join(BUILD, "roceshark"), *args]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode:
+            sys.exit(f"{' '.join(cmd)} failed:\n{p.stderr}")
+        secs, rss_kb = t.read().split()[-2:]
+    return float(secs), int(rss_kb)
+
+
+def measure_command(capture, runs, view):
+    """The roceshark command with one thread and with two, against tshark
+    with the plugin printing the same view, alternating runs."""
+    packets = count_packets(capture)
+    rows = {"tshark": [], "-j 1": [], "-j 2": []}
+    for _ in range(runs):
+        secs, rss, _ = timed(["-n", "-q", "-r", capture, "-z", f"roce,{view}"], plugin=True)
+        rows["tshark"].append((secs, rss))
+        for j in ("1", "2"):
+            rows[f"-j {j}"].append(timed_command(["-j", j, view, capture]))
+    print(f"capture: {capture} ({packets} packets, {os.path.getsize(capture) / 1e6:.0f} MB), view {view}")
+    base = statistics.median(r[0] for r in rows["tshark"])
+    for name, runs_of in rows.items():
+        t = statistics.median(r[0] for r in runs_of)
+        print(f"{name:7s} {t:6.2f} s  {packets / t / 1e6:5.2f} M pkt/s  peak RSS {max(r[1] for r in runs_of) / 1024:5.0f} MiB"
+              f"  {base / t:5.1f}x tshark")
+    one, two = (statistics.median(r[0] for r in rows[k]) for k in ("-j 1", "-j 2"))
+    print(f"-j 2 against -j 1: {one / two:.2f}x, median of {runs} alternating runs")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=3)
@@ -83,6 +114,8 @@ def main():
     ap.add_argument("--capture")
     ap.add_argument("--flat", action="store_true")
     ap.add_argument("--one-point")
+    ap.add_argument("--command", metavar="VIEW", help="time the roceshark command (-j 1, -j 2) against tshark "
+                                                       "-z roce,VIEW instead")
     ap.add_argument("--stat", action="append", help="the -z statistics of the plugin run (repeatable), "
                                                     "instead of roce,qp (and roce,pfc)")
     a = ap.parse_args()
@@ -91,6 +124,8 @@ def main():
     if not os.path.exists(capture):
         os.makedirs(os.path.dirname(capture), exist_ok=True)
         subprocess.run([GEN, scenario, "-o", capture], check=True)
+    if a.command:
+        return measure_command(capture, a.runs, a.command)
     pfc = a.scenario.startswith("bench_pfc")
     ratio, extra = measure(capture, a.runs, pfc, a.stat)
     if a.flat:

@@ -11,10 +11,9 @@
 // came before it is analysed and printed); 2 when nothing could be analysed
 // (a bad command line, a file that cannot be opened or is in no known
 // format). `health` exits as scripts/roce-health does.
-#include <unistd.h>
+#include <sched.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -22,13 +21,17 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <utility>
 #include <vector>
 
+#include "cli/batch_queue.h"
 #include "cli/capture_set.h"
+#include "cli/reader.h"
 #include "epan-ext/analysis/analyzer.h"
 #include "epan-ext/decode/frame_decoder.h"
 #include "epan-ext/analysis/event_log.h"
-#include "epan-ext/common/points.h"
+#include "epan-ext/common/option_list.h"
 #include "epan-ext/common/preferences.h"
 #include "epan-ext/report/tapped.h"
 #include "epan-ext/report/triage.h"
@@ -45,7 +48,9 @@ constexpr const char* kUsage =
     "          (or WARN with --fail-on warn), 2 cannot judge\n"
     "  FILE: a capture in any format Wireshark reads, '-' for the standard input; several\n"
     "        files are read as mergecap -I none merges them, each file's interfaces its own points\n"
-    "  -o roce.NAME:VALUE: a roce.* preference, as tshark -o takes it (README, Preferences)\n";
+    "  -o roce.NAME:VALUE: a roce.* preference, as tshark -o takes it (README, Preferences)\n"
+    "  -j N: threads; 1 reads, decodes and analyses on one, 2 or more read and decode on their\n"
+    "        own (the default when 2 cores are available); the output is the same\n";
 
 constexpr std::string_view kViews[] = {"qp", "pfc", "qos", "hops", "triage", "report", "health"};
 
@@ -56,6 +61,7 @@ struct Options {
   std::vector<std::string> files;
   prefs::Settings settings;
   bool fail_on_warn = false;
+  unsigned threads = 0;  // -j; 0: the cores available, at most 2
 };
 
 // A bad command line: the sentence to print, then the usage.
@@ -77,19 +83,37 @@ void set_preference(prefs::Settings& s, std::string_view arg) {
   if (!prefs::set(s, *p, arg.substr(colon + 1), error)) throw UsageError{error};
 }
 
+// The cores this process may run on (its affinity mask, which containers and
+// taskset narrow), at least 1.
+unsigned cores_available() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+unsigned parse_threads(std::string_view v) {
+  std::string why;
+  const auto n = options::parse_decimal(v, 1, 256, why);
+  if (!n || *n != static_cast<unsigned>(*n)) throw UsageError{"-j " + std::string(v) + ": a whole number from 1 to 256"};
+  return static_cast<unsigned>(*n);
+}
+
 Options parse(int argc, char** argv) {
   Options o;
   int i = 1;
   for (; i < argc; ++i) {
     const std::string_view a = argv[i];
-    if (a == "-o" || a == "--fail-on") {
+    if (a == "-o" || a == "--fail-on" || a == "-j") {
       if (i + 1 == argc) throw UsageError{std::string(a) + " needs a value"};
       const std::string_view v = argv[++i];
       if (a == "-o") set_preference(o.settings, v);
+      else if (a == "-j") o.threads = parse_threads(v);
       else if (v == "warn" || v == "fail") o.fail_on_warn = v == "warn";
       else throw UsageError{"--fail-on " + std::string(v) + ": use warn or fail"};
     } else if (a.size() > 2 && a.substr(0, 2) == "-o") {
       set_preference(o.settings, a.substr(2));
+    } else if (a.size() > 2 && a.substr(0, 2) == "-j") {
+      o.threads = parse_threads(a.substr(2));
     } else if (a.size() > 1 && a[0] == '-') {
       throw UsageError{"unknown option " + std::string(a)};
     } else {
@@ -107,30 +131,6 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-// On a terminal, a line on stderr every second or so: packets, rate, time.
-class Progress {
- public:
-  Progress() : on_(isatty(STDERR_FILENO)), start_(Clock::now()), last_(start_) {}
-  void tick(uint64_t packets) {
-    if (!on_ || (packets & 0xffff) != 0) return;
-    const auto now = Clock::now();
-    if (now - last_ < std::chrono::seconds(1)) return;
-    last_ = now;
-    const double s = std::chrono::duration<double>(now - start_).count();
-    std::fprintf(stderr, "\rroceshark: %llu packets, %.2f M/s, %.0f s ", static_cast<unsigned long long>(packets),
-                 double(packets) / s / 1e6, s);
-    shown_ = true;
-  }
-  ~Progress() {
-    if (shown_) std::fputs("\r\033[K", stderr);  // leave the terminal as it was
-  }
-
- private:
-  using Clock = std::chrono::steady_clock;
-  bool on_, shown_ = false;
-  Clock::time_point start_, last_;
-};
-
 // Everything of one capture, as the plugin's session and tap gather it.
 struct Run {
   explicit Run(const prefs::Settings& s) : settings(s) {}
@@ -139,27 +139,18 @@ struct Run {
   Analyzer analyzer{settings.cfg, &events};
   Tapped<ReportStats> tapped;
 
-  void frame(CaptureSet& in, const Record& r, uint32_t number) {
-    decode::FrameIn f;
-    f.bytes = r.bytes, f.wire_len = r.wire_len, f.frame = number, f.point = r.interface, f.ts_ns = r.ts_ns;
-    f.link = r.ethernet ? decode::LinkType::ethernet : decode::LinkType::other;
-    f.check_icrc = settings.check_icrc;
-    decode::Decoded d = decode::decode_frame(f);
-    if (d.kind == decode::Kind::not_ours) return;
-    const uint32_t point = points::frame_point(settings.naming.key, r.interface, d.erspan_session, d.outer_vlan);
-    d.set_point(point);
-    if (d.kind == decode::Kind::cross) return analyzer.process(d.cross);  // weighed only: it names no point
-    if (!analyzer.point_named(point))
-      analyzer.name_point(point,
-                          points::name(settings.naming, point, points::is_interface(point) ? in.interface_name(point) : nullptr));
-    TapRecord rec{nullptr, &analyzer, r.ts_ns, r.wire_len, nullptr, nullptr, &events};
+  void frame(const Batch& b, const Batch::Item& f) {
+    if (f.kind == decode::Kind::cross) return analyzer.process(b.cross[f.index]);  // weighed only
+    TapRecord rec{nullptr, &analyzer, f.ts_ns, f.wire_len, nullptr, nullptr, &events};
     qos::DcbxVerdict dcbx;
     icmp::Verdict icmp;
-    switch (d.kind) {
-      case decode::Kind::roce: rec = latest_record(analyzer.process(d.packet), analyzer, r.ts_ns, r.wire_len, &events); break;
-      case decode::Kind::pause: rec.pause = &analyzer.process(d.pause); break;
-      case decode::Kind::dcbx: dcbx = analyzer.process(number, d.dcbx), rec.dcbx = &dcbx; break;
-      case decode::Kind::icmp: icmp = analyzer.process(d.icmp), rec.icmp = &icmp; break;
+    switch (f.kind) {
+      case decode::Kind::roce:
+        rec = latest_record(analyzer.process(b.packets[f.index]), analyzer, f.ts_ns, f.wire_len, &events);
+        break;
+      case decode::Kind::pause: rec.pause = &analyzer.process(b.pauses[f.index]); break;
+      case decode::Kind::dcbx: dcbx = analyzer.process(f.number, b.dcbx[f.index]), rec.dcbx = &dcbx; break;
+      case decode::Kind::icmp: icmp = analyzer.process(b.icmp[f.index]), rec.icmp = &icmp; break;
       case decode::Kind::cross:
       case decode::Kind::not_ours: return;
     }
@@ -167,6 +158,11 @@ struct Run {
   }
 
   // Prints the view; for health, returns the exit status of its verdict.
+  void name_points(const std::vector<std::pair<uint32_t, std::string>>& names) {
+    for (const auto& [point, name] : names)
+      if (!analyzer.point_named(point)) analyzer.name_point(point, name);
+  }
+
   int view(std::string_view name, bool fail_on_warn) {
     tapped.settle();
     const ReportStats& s = tapped.stats;
@@ -219,13 +215,35 @@ int main(int argc, char** argv) {
     return 2;  // nothing analysed
   }
   auto run = std::make_unique<Run>(o.settings);
-  {
-    Progress progress;
-    Record r;
-    for (uint32_t n = 1; in->next(r); ++n) {
-      run->frame(*in, r, n);
-      progress.tick(n);
+  const auto analyse = [&](const Batch& b) {
+    run->name_points(b.names);
+    for (const Batch::Item& f : b.items) run->frame(b, f);
+  };
+  const unsigned threads = o.threads ? o.threads : std::min(2u, cores_available());
+  if (threads == 1) {
+    Batch spare;
+    read_all(*in, o.settings, [&] { return std::move(spare); }, [&](Batch b) {
+      analyse(b);
+      spare = std::move(b);
+    });
+  } else {
+    // libwiretap and the decoder on their own thread; the analysis here.
+    BatchQueue<Batch> q(4);
+    std::exception_ptr failed;
+    std::thread reader([&] {
+      try {
+        read_all(*in, o.settings, [&] { return q.take_empty(); }, [&](Batch b) { q.push(std::move(b)); });
+      } catch (...) {
+        failed = std::current_exception();
+      }
+      q.close();
+    });
+    while (auto b = q.pop()) {
+      analyse(*b);
+      q.recycle(std::move(*b));
     }
+    reader.join();
+    if (failed) std::rethrow_exception(failed);
   }
   // What was read before an error is still reported, as tshark does.
   for (const std::string& e : in->errors())

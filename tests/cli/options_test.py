@@ -39,6 +39,10 @@ def run(argv):
             (["qp"], "no capture file"),
             ([], "no view"),
             (["qp", "-", "-"], "standard input"),
+            (["-j", "0", "qp", clean], "-j 0: a whole number from 1 to 256"),
+            (["-j2.5", "qp", clean], "-j 2.5"),
+            (["-j", "many", "qp", clean], "-j many"),
+            (["-j"], "-j needs a value"),
     ):
         status, out, err = cli.command(*args)
         if status != 2 or says not in err or "usage:" not in err or out:

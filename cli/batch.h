@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Decoded frames as the reader hands them to the analysis, a batch at a
+// time. Each record kind has its own vector, so a RoCE packet costs its
+// PacketInfo and an index, not the decoder's whole union of kinds; the
+// vectors keep their capacity when a batch is reused.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "epan-ext/decode/frame_decoder.h"
+
+namespace roceshark::cli {
+
+struct Batch {
+  static constexpr size_t kFrames = 1024;
+  struct Item {
+    decode::Kind kind;
+    uint32_t index;  // into the kind's vector
+    uint32_t number, wire_len;
+    uint64_t ts_ns;
+  };
+  std::vector<Item> items;
+  std::vector<PacketInfo> packets;
+  std::vector<pfc::PauseFrame> pauses;
+  std::vector<qos::DcbxAnnouncement> dcbx;
+  std::vector<icmp::TooBig> icmp;
+  std::vector<CrossPacket> cross;
+  // The points these frames are the first (non-cross-traffic) frames of, and their names.
+  std::vector<std::pair<uint32_t, std::string>> names;
+
+  void clear() {
+    items.clear(), packets.clear(), pauses.clear(), dcbx.clear(), icmp.clear(), cross.clear(), names.clear();
+  }
+  bool full() const { return items.size() == kFrames; }
+  bool empty() const { return items.empty() && names.empty(); }
+};
+
+}  // namespace roceshark::cli

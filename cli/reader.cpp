@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "cli/reader.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <unordered_set>
+#include <utility>
+
+#include "epan-ext/common/points.h"
+
+namespace roceshark::cli {
+namespace {
+
+// On a terminal, a line on stderr every second or so: packets, rate, time.
+class Progress {
+ public:
+  Progress() : on_(isatty(STDERR_FILENO)), start_(Clock::now()), last_(start_) {}
+  void tick(uint64_t packets) {
+    if (!on_ || (packets & 0xffff) != 0) return;
+    const auto now = Clock::now();
+    if (now - last_ < std::chrono::seconds(1)) return;
+    last_ = now;
+    const double s = std::chrono::duration<double>(now - start_).count();
+    std::fprintf(stderr, "\rroceshark: %llu packets, %.2f M/s, %.0f s ", static_cast<unsigned long long>(packets),
+                 double(packets) / s / 1e6, s);
+    shown_ = true;
+  }
+  ~Progress() {
+    if (shown_) std::fputs("\r\033[K", stderr);  // leave the terminal as it was
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  bool on_, shown_ = false;
+  Clock::time_point start_, last_;
+};
+
+// The decoded record into its kind's vector.
+uint32_t keep(Batch& b, decode::Decoded& d) {
+  const auto put = [](auto& v, auto&& x) {
+    v.push_back(std::move(x));
+    return static_cast<uint32_t>(v.size() - 1);
+  };
+  switch (d.kind) {
+    case decode::Kind::roce: return put(b.packets, d.packet);
+    case decode::Kind::pause: return put(b.pauses, d.pause);
+    case decode::Kind::dcbx: return put(b.dcbx, std::move(d.dcbx));
+    case decode::Kind::icmp: return put(b.icmp, d.icmp);
+    case decode::Kind::cross: return put(b.cross, d.cross);
+    case decode::Kind::not_ours: break;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void read_all(CaptureSet& in, const prefs::Settings& settings, const std::function<Batch()>& take,
+              const std::function<void(Batch)>& give) {
+  Progress progress;
+  std::unordered_set<uint32_t> named;
+  uint32_t last_named = UINT32_MAX;  // most frames are of the point before
+  Batch b = take();
+  b.clear();
+  Record r;
+  for (uint32_t n = 1; in.next(r); ++n) {
+    progress.tick(n);
+    decode::FrameIn f;
+    f.bytes = r.bytes, f.wire_len = r.wire_len, f.frame = n, f.point = r.interface, f.ts_ns = r.ts_ns;
+    f.link = r.ethernet ? decode::LinkType::ethernet : decode::LinkType::other;
+    f.check_icrc = settings.check_icrc;
+    decode::Decoded d = decode::decode_frame(f);
+    if (d.kind == decode::Kind::not_ours) continue;
+    const uint32_t point = points::frame_point(settings.naming.key, r.interface, d.erspan_session, d.outer_vlan);
+    d.set_point(point);
+    if (d.kind != decode::Kind::cross && point != last_named) {
+      if (named.insert(point).second)
+        b.names.emplace_back(point, points::name(settings.naming, point,
+                                                 points::is_interface(point) ? in.interface_name(point) : nullptr));
+      last_named = point;
+    }
+    b.items.push_back({d.kind, keep(b, d), n, r.wire_len, r.ts_ns});
+    if (b.full()) {
+      give(std::move(b));
+      b = take();
+      b.clear();
+    }
+  }
+  if (!b.empty()) give(std::move(b));
+}
+
+}  // namespace roceshark::cli
