@@ -93,11 +93,39 @@ Analyzer::FlowPoint& Analyzer::flow_point(uint32_t flow, uint32_t point) {
     flows_[flow].points.push_back(it->second);
     flow_points_.back().requests.restart(flows_[flow].cm_start_psn);
   }
-  return flow_points_[it->second];
+  FlowPoint& fp = flow_points_[it->second];
+  // Checked here too, so expiry does not depend on when the last sweep ran.
+  if (idle(fp, now_ns_)) forget(fp);
+  fp.last_ns = fp.live ? std::max(fp.last_ns, now_ns_) : now_ns_;
+  fp.live = true;
+  return fp;
+}
+
+// What the flow did at the point is kept (responses seen, its TTL, the
+// notes already raised, its best round trip); what its next packets would
+// be judged against starts afresh.
+void Analyzer::forget(FlowPoint& fp) {
+  FlowPoint fresh = fresh_flow_point(fp.point);
+  fresh.responses_seen = fp.responses_seen;
+  fresh.unchecked_noted = fp.unchecked_noted;
+  fresh.ttl = fp.ttl, fresh.ttl_flips = fp.ttl_flips;
+  fresh.merged_noted = fp.merged_noted;
+  fresh.min_rtt_ns = fp.min_rtt_ns;
+  fp = std::move(fresh);
+  fp.requests.restart(std::nullopt);
+  ++expired_;
+}
+
+void Analyzer::expire_idle(uint64_t now) {
+  for (FlowPoint& fp : flow_points_)
+    if (idle(fp, now)) forget(fp);
+  next_expiry_ns_ = now + cfg_.flow_idle_ns / 4;
 }
 
 const Verdict& Analyzer::process(const PacketInfo& p) {
   has_hop_ = false;
+  now_ns_ = p.ts_ns;
+  if (cfg_.flow_idle_ns && p.ts_ns >= next_expiry_ns_) expire_idle(p.ts_ns);
   rtt_samples_.clear();
   Verdict& v = verdict_ = {};
   v.frame = p.frame;

@@ -70,6 +70,8 @@ class Analyzer : public AnalysisFacts {
   // Whether responses for `flow`'s requests were ever seen at `point`.
   bool responses_seen(uint32_t flow, uint32_t point) const;
   void name_point(uint32_t point, std::string name);
+  // Flow points whose state roce.flow_idle_s freed so far.
+  uint64_t expired_flow_points() const { return expired_; }
   bool point_named(uint32_t point) const { return point_names_.contains(point); }
 
   // What the report side may ask (epan-ext/analysis/analysis_facts.h).
@@ -111,10 +113,20 @@ class Analyzer : public AnalysisFacts {
     uint64_t min_rtt_ns = 0;   // of its requests here, 0 until sampled
     bool in_read = false;      // READ responses this flow sends here: the next PSN due
     uint32_t read_next = 0;
+    bool live = false;         // a packet came here since it was made or freed
+    uint64_t last_ns = 0;      // its latest packet here (either direction)
   };
 
   FlowPoint fresh_flow_point(uint32_t point) const;
+  // The flow's state at the point, fresh when it was quiet past roce.flow_idle_s.
   FlowPoint& flow_point(uint32_t flow, uint32_t point);
+  bool idle(const FlowPoint& fp, uint64_t now) const {
+    return cfg_.flow_idle_ns && fp.live && now > fp.last_ns && now - fp.last_ns > cfg_.flow_idle_ns;
+  }
+  // Frees the state of every flow point quiet past roce.flow_idle_s; run
+  // every quarter of that time of capture.
+  void expire_idle(uint64_t now);
+  void forget(FlowPoint& fp);
   void assign_stream(uint32_t flow, const PacketInfo& p, Role role);
   void on_cm(const PacketInfo& p, Verdict& v);
   void on_request(const PacketInfo& p, Verdict& v);
@@ -151,6 +163,9 @@ class Analyzer : public AnalysisFacts {
   FlowTable flows_;
   std::deque<FlowPoint> flow_points_;  // a deque: growing never copies them all
   std::unordered_map<uint64_t, uint32_t> flow_point_index_;  // flow << 32 | point
+  uint64_t now_ns_ = 0;         // the current packet's time
+  uint64_t next_expiry_ns_ = 0;  // when expire_idle() runs next
+  uint64_t expired_ = 0;         // flow points freed, for tests
   // The latest packet's results (process()).
   Verdict verdict_;
   hop::HopVerdict hop_;

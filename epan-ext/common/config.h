@@ -49,6 +49,13 @@ struct Config {
   uint32_t max_flows = 1u << 18;
   uint32_t max_points = 1024;
   uint32_t max_flow_points = 1u << 20;
+  // A flow quiet this long at a point has its sequence state there freed;
+  // its next packet starts afresh, its statistics are kept (0: never).
+  // Above any transport timer with its retries' spacing (the IBA maximum,
+  // local ACK timeout 31, is 8.8 ks, but NICs cap it far lower; NCCL's
+  // default is about 1 s): nothing after that long can be a resend of what
+  // came before it.
+  uint64_t flow_idle_ns = 60'000'000'000;
   uint32_t max_pfc_ports = 4096;
   // The lossless QoS policy (docs/qos.md). For PFC, a RoCE packet's
   // priority is its VLAN PCP when tagged, else its DSCP's in this map.

@@ -136,6 +136,11 @@ std::vector<Preference> build() {
                     "(Capture point, source MAC) pairs whose PFC frames are analysed per file; PFC frames from "
                     "further ports are counted, not analysed",
                     &Config::max_pfc_ports));
+  p.push_back(number("flow_idle_s", "Idle flow expiry (s)",
+                     "A flow quiet this long at a capture point has its sequence state there freed (its statistics "
+                     "are kept); its next packet there starts afresh. 0: never",
+                     Config{}.flow_idle_ns / 1'000'000'000, 0, 86'400,
+                     [](Settings& s, uint64_t v) { s.cfg.flow_idle_ns = v * 1'000'000'000; }));
   // PFC.
   p.push_back(number("link_gbps", "Link speed (Gb/s)", "Speed of the tapped links: a PFC quantum is 512 bit times",
                      uint64_t(Config{}.link_gbps), uint64_t(kMinGbps), uint64_t(kMaxGbps),

@@ -361,6 +361,47 @@ TEST(Analyzer, FlowLimitIsReportedOnce) {
   EXPECT_FALSE(a.find(4)->first_unchecked);
 }
 
+// A flow quiet past roce.flow_idle_s has its state at the point freed:
+// a later packet starts afresh (no gap against what came before the quiet),
+// and a sweep frees the state of flows that never come back. Quiet for less,
+// the flow is judged against its past.
+TEST(Analyzer, IdleFlowsExpire) {
+  constexpr uint64_t s = 1'000'000'000;
+  Config cfg;
+  cfg.flow_idle_ns = 10 * s;
+  {
+    StoredAnalysis a(cfg);
+    Wire w;
+    a.process(w.req(0, 100));
+    a.process(w.req(us, 101));
+    EXPECT_EQ(a.process(w.req(9 * s, 105)).seq, SeqClass::gap);  // 9 s quiet: still the same sequence
+    EXPECT_EQ(a.expired_flow_points(), 0u);
+    EXPECT_EQ(a.process(w.req(20 * s, 200)).seq, SeqClass::in_order);  // 11 s quiet: afresh
+    EXPECT_EQ(a.expired_flow_points(), 1u);
+    EXPECT_EQ(a.process(w.req(20 * s + us, 202)).seq, SeqClass::gap);   // and judged from there
+  }
+  {  // Another flow's packets drive the sweep: the quiet flow's state goes without it coming back.
+    StoredAnalysis a(cfg);
+    Wire w, other;
+    other.qp_b = 0x77;
+    a.process(w.req(0, 100));
+    for (uint64_t t = 1; t <= 30; ++t) {
+      PacketInfo p = other.req(t * s, static_cast<uint32_t>(t));
+      p.frame = ++w.frame;
+      a.process(p);
+    }
+    EXPECT_EQ(a.expired_flow_points(), 1u);
+  }
+  {  // 0: never.
+    cfg.flow_idle_ns = 0;
+    StoredAnalysis a(cfg);
+    Wire w;
+    a.process(w.req(0, 100));
+    EXPECT_EQ(a.process(w.req(1000 * s, 105)).seq, SeqClass::gap);
+    EXPECT_EQ(a.expired_flow_points(), 0u);
+  }
+}
+
 // Points past roce.max_points, and (flow, point) pairs past
 // roce.max_flow_points, are counted and flagged once; the first ones are
 // still analysed, and an earlier point keeps being analysed.
