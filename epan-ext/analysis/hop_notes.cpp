@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "epan-ext/analysis/hop_notes.h"
 
-#include <cmath>
 #include <cstdio>
 
 #include "epan-ext/analysis/qos_checker.h"
@@ -69,10 +68,9 @@ std::string negative_latency_text(std::string_view prev, std::string_view point,
 }
 
 std::string skew_text(const ClockEstimator::Estimate& e, std::string_view a_name, std::string_view b_name) {
-  char figures[64];
-  std::snprintf(figures, sizeof figures, "%.2f us (+/- %.2f)", std::abs(static_cast<double>(e.offset_ns)) / 1e3,
-                static_cast<double>(e.uncertainty_ns) / 1e3);
-  return std::string(b_name) + "'s clock is " + figures + " " + (e.offset_ns > 0 ? "ahead of" : "behind") + " " +
+  const auto magnitude = static_cast<uint64_t>(e.offset_ns < 0 ? -e.offset_ns : e.offset_ns);
+  return std::string(b_name) + "'s clock is " + cell::us(magnitude, 2) + " us (+/- " +
+         cell::us(static_cast<uint64_t>(e.uncertainty_ns), 2) + ") " + (e.offset_ns > 0 ? "ahead of" : "behind") + " " +
          std::string(a_name) +
          "'s, as traffic both ways shows: hop latencies between them are off by as much; try roce.clock:estimate";
 }

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "epan-ext/analysis/packet_notes.h"
 
-#include <cstdio>
-
 #include "epan-ext/common/text_table.h"
 #include "epan-ext/decode/aeth.h"
 
@@ -80,12 +78,9 @@ std::vector<PacketNote> request_notes(const Verdict& v, const NoteContext& c) {
                                                             " re-issued for responses that did not arrive"));
       if (v.reorder_nak || c.nak_taken_back) out.push_back(flag(check_item(kReorderNak)));
       if (v.seq == SeqClass::gbn_resend) out.push_back(flag(fact_item(Fact::gbn_resend), "Go-back-N resend" + on(c) + nak));
-      if (v.seq == SeqClass::timeout_retransmission) {
-        char us[32];
-        std::snprintf(us, sizeof us, "%.1f", static_cast<double>(v.quiet_ns) / 1000.0);
+      if (v.seq == SeqClass::timeout_retransmission)
         out.push_back(flag(check_item(kTimeoutRetransmission),
-                           "Timeout retransmission" + on(c) + " after " + us + " us without a NAK"));
-      }
+                           "Timeout retransmission" + on(c) + " after " + cell::us(v.quiet_ns) + " us without a NAK"));
       if (v.seq == SeqClass::rnr_retry)
         out.push_back(flag(fact_item(Fact::rnr_retry),
                            "RNR retry" + on(c) + " after the RNR NAK in frame " + std::to_string(v.nak_frame)));

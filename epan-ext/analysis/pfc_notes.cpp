@@ -4,13 +4,15 @@
 #include <cstdio>
 
 #include "epan-ext/common/qos_policy.h"
+#include "epan-ext/common/text_table.h"
 
 namespace roceshark::pfc {
 namespace {
 
-std::string fixed(double v, int decimals) {
+// Milliseconds, one decimal: a storm's length reads better in them.
+std::string ms(uint64_t ns) {
   char b[32];
-  std::snprintf(b, sizeof b, "%.*f", decimals, v);
+  std::snprintf(b, sizeof b, "%.1f", static_cast<double>(ns) / 1e6);
   return b;
 }
 
@@ -20,12 +22,12 @@ std::string at(std::string_view point) { return " at " + std::string(point); }
 
 std::string storm_text(std::string_view point, std::string_view from, unsigned p, uint64_t storm_ns) {
   return "PFC storm" + at(point) + ": " + std::string(from) + " has paused priority " + std::to_string(p) + " for " +
-         fixed(static_cast<double>(storm_ns) / 1e6, 1) + " ms and counting";
+         ms(storm_ns) + " ms and counting";
 }
 
 std::string ecn_above_xoff_text(std::string_view point, std::string_view from, unsigned p, uint64_t window_ns) {
   return "Pause on priority " + std::to_string(p) + at(point) + " from " + std::string(from) +
-         " with no ECN-CE or CNP on this link in the " + fixed(static_cast<double>(window_ns) / 1e3, 0) +
+         " with no ECN-CE or CNP on this link in the " + cell::us(window_ns, 0) +
          " us before: the ECN (DCQCN Kmin) threshold is likely above the PFC XOFF threshold";
 }
 
