@@ -80,7 +80,13 @@ int dissect_roce(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, void*) {
   const TapRecord rec = v ? roce_record(*v, a, ts, pinfo->fd->pkt_len, events)
                           : TapRecord{.verdict = nullptr, .facts = &a, .ts_ns = ts, .frame_len = pinfo->fd->pkt_len,
                                       .pause = pause, .dcbx = dcbx, .events = events, .icmp = icmp};
+  // A dissector that threw inside an ICMP error's quoted packet leaves
+  // in_error_pkt set, and taps then drop the frame: the views would miss a
+  // verdict the tree shows. This record is the whole frame's, never a quote's.
+  const bool in_error = pinfo->flags.in_error_pkt;
+  pinfo->flags.in_error_pkt = false;
   tap_queue_packet(ids.tap, pinfo, pool_copy(pinfo, rec));
+  pinfo->flags.in_error_pkt = in_error;
   return tvb_captured_length(tvb);
 }
 

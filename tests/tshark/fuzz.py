@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Hostile input: corrupt and truncate a scenario with editcap and make
 sure tshark with the plugin survives, under Wireshark's strict debug
-settings (tools/fuzz-test.sh). Deterministic: fixed seeds."""
+settings (tools/fuzz-test.sh), and that the roceshark command reads the
+same files to the same report, byte for byte. Deterministic: fixed seeds."""
 import json
 import os
 import subprocess
@@ -18,6 +19,7 @@ STRICT = {
 SEEDS = range(1, 6)
 ERROR_RATE = "0.02"
 SNAPLENS = [20, 54, 60, 70, 90, 128]
+COMMAND = os.path.join(rslib.BUILD, "roceshark")
 
 
 def editcap(*args):
@@ -29,10 +31,18 @@ def survive(capture, label):
     # and the triage, and the report must still be JSON.
     rslib.tshark("-n", "-V", "-r", capture, env=STRICT)
     rslib.tshark("-n", "-q", "-r", capture, "-z", "roce,qp", "-z", "roce,triage", "-z", "expert", env=STRICT)
+    report = rslib.tshark("-n", "-q", "-r", capture, "-z", "roce,report", env=STRICT)
     try:
-        json.loads(rslib.tshark("-n", "-q", "-r", capture, "-z", "roce,report", env=STRICT))
+        json.loads(report)
     except ValueError as e:
         raise rslib.Failure(f"{label}: -z roce,report is not JSON: {e}")
+    # The command decodes the same bytes without Wireshark's dissectors: a
+    # damaged frame must not make the two disagree.
+    p = subprocess.run([COMMAND, "report", capture], capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, TZ="UTC", LC_ALL="C"))
+    if p.returncode != 0 or p.stdout != report:
+        raise rslib.Failure(f"{label}: roceshark report exited {p.returncode} "
+                            f"({'same' if p.stdout == report else 'not the same'} as tshark's)\n{p.stderr}")
 
 
 def run(argv):
