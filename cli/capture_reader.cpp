@@ -56,7 +56,9 @@ bool CaptureReader::next(Record& r) {
     const auto& h = rec.rec_header.packet_header;
     r.bytes = {data, h.caplen};
     r.wire_len = h.len;
-    r.ethernet = h.pkt_encap == WTAP_ENCAP_ETHERNET;
+    r.link = h.pkt_encap == WTAP_ENCAP_ETHERNET ? decode::LinkType::ethernet
+             : h.pkt_encap == WTAP_ENCAP_ERF    ? decode::erf_link(h.pseudo_header.erf.phdr.type)
+                                                : decode::LinkType::other;
     r.interface = (rec.presence_flags & WTAP_HAS_INTERFACE_ID) ? h.interface_id : 0;
     r.ts_ns = static_cast<uint64_t>(rec.ts.secs) * 1'000'000'000u + static_cast<uint64_t>(rec.ts.nsecs);
     return true;

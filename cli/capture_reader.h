@@ -8,12 +8,14 @@
 #include <span>
 #include <string>
 
+#include "epan-ext/decode/frame_decoder.h"
+
 namespace roceshark::cli {
 
 struct Record {
   std::span<const uint8_t> bytes;  // as captured
   uint32_t wire_len = 0;
-  bool ethernet = false;
+  decode::LinkType link = decode::LinkType::other;
   uint32_t interface = 0;  // pcapng interface id, 0 for formats without
   uint64_t ts_ns = 0;
 };

@@ -68,7 +68,7 @@ void read_all(CaptureSet& in, const prefs::Settings& settings, const std::functi
     progress.tick(n);
     decode::FrameIn f;
     f.bytes = r.bytes, f.wire_len = r.wire_len, f.frame = n, f.point = r.interface, f.ts_ns = r.ts_ns;
-    f.link = r.ethernet ? decode::LinkType::ethernet : decode::LinkType::other;
+    f.link = r.link;
     f.check_icrc = settings.check_icrc;
     decode::Decoded d = decode::decode_frame(f);
     if (d.kind == decode::Kind::not_ours) continue;

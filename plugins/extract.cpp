@@ -9,9 +9,11 @@ namespace roceshark::glue {
 namespace {
 
 decode::LinkType link_type(const packet_info* pinfo) {
-  const bool ethernet = pinfo->rec && pinfo->rec->rec_type == REC_TYPE_PACKET &&
-                        pinfo->rec->rec_header.packet_header.pkt_encap == WTAP_ENCAP_ETHERNET;
-  return ethernet ? decode::LinkType::ethernet : decode::LinkType::other;
+  if (!pinfo->rec || pinfo->rec->rec_type != REC_TYPE_PACKET) return decode::LinkType::other;
+  const auto& h = pinfo->rec->rec_header.packet_header;
+  if (h.pkt_encap == WTAP_ENCAP_ETHERNET) return decode::LinkType::ethernet;
+  if (h.pkt_encap == WTAP_ENCAP_ERF) return decode::erf_link(h.pseudo_header.erf.phdr.type);
+  return decode::LinkType::other;
 }
 
 }  // namespace

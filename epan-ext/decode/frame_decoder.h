@@ -30,6 +30,16 @@ namespace roceshark::decode {
 
 enum class LinkType : uint8_t { ethernet, other };
 
+// An ERF record (Endace DAG taps) holds Ethernet when its type, without the
+// extension-header bit, is ETH, COLOR_ETH, DSM_COLOR_ETH or COLOR_HASH_ETH;
+// libwiretap has already cut the 2-byte offset and pad in front of it.
+constexpr LinkType erf_link(uint8_t erf_type) {
+  switch (erf_type & 0x7f) {
+    case 2: case 16: case 19: case 22: return LinkType::ethernet;
+    default: return LinkType::other;
+  }
+}
+
 struct FrameIn {
   std::span<const uint8_t> bytes;  // as captured
   uint32_t wire_len = 0;           // the frame's length on the wire

@@ -444,6 +444,15 @@ TEST(Decode, OtherLinkTypesAreNotOurs) {
   EXPECT_EQ(d.reason_text(), "not ours: link type is not Ethernet");
 }
 
+TEST(Decode, ErfEthernetRecordsAreEthernet) {
+  for (int type : {2, 16, 19, 22}) {
+    EXPECT_EQ(erf_link(static_cast<uint8_t>(type)), LinkType::ethernet) << type;
+    EXPECT_EQ(erf_link(static_cast<uint8_t>(type | 0x80)), LinkType::ethernet) << "with extension headers, " << type;
+  }
+  for (int type : {0, 1, 3, 5, 10, 18, 21, 24})  // legacy, HDLC, ATM, multichannel, AAL, IPv4/IPv6...
+    EXPECT_EQ(erf_link(static_cast<uint8_t>(type)), LinkType::other) << type;
+}
+
 TEST(Decode, IpFragmentIsNotOurs) {
   Bytes f = hex(kWriteOnlyVlan);
   set16(f, 18 + 6, 0x2000);  // more fragments
