@@ -199,6 +199,7 @@ void Analyzer::match_across_points(const PacketInfo& p, Verdict& v) {
   hop::Copy c;
   c.point = p.point, c.frame = p.frame, c.ts_ns = p.ts_ns, c.dscp = p.dscp, c.pcp = p.pcp, c.ecn = p.ecn, c.ttl = p.ttl;
   c.vlan = p.vlan_id, c.len = hop::capped_len(p.frame_len);
+  c.psn = p.psn, c.original_request = v.role == Role::request && !is_retransmission(v.seq);
   if (auto h = hops_.on_packet(id, v.flow, flows_[v.flow].paired, c)) {
     if (hop::ecn_sample(*h)) {
       const hop::EcnPlace place{h->prev_point, p.point, v.pfc.priority};
@@ -361,7 +362,7 @@ void Analyzer::on_request(const PacketInfo& p, Verdict& v) {
   const SeqResult r = fp.requests.classify(p, f.naks, here, cfg_);
   if (r.mirror_proven) mirrored_points_.insert(p.point);
   if (r.learned != RecoveryMode::unknown) f.naks.mode = r.learned;
-  if (is_retransmission(r.seq)) f.last_resend_ts = std::max(f.last_resend_ts, p.ts_ns);
+  if (is_retransmission(r.seq)) f.last_resend_ts = std::max(f.last_resend_ts, p.ts_ns), hops_.resent(v.flow, p.psn);
   if (r.seq == SeqClass::out_of_order && r.reorder_nak && r.nak_frame == f.naks.seq_nak.frame) take_back_nak(v.flow, p.frame);
   v.seq = r.seq;
   v.ambiguous = r.ambiguous;
@@ -374,7 +375,7 @@ void Analyzer::on_request(const PacketInfo& p, Verdict& v) {
   v.nak_frame = r.nak_frame;
   v.quiet_ns = r.quiet_ns;
   v.qp_reuse = v.qp_reuse || r.qp_reuse;
-  if (r.qp_reuse) fp.pending.clear();
+  if (r.qp_reuse) fp.pending.clear(), hops_.forget_suspects(v.flow);
   if (r.seq == SeqClass::duplicate) return;
   const OpcodeInfo op = classify_opcode(p.opcode);
   // READ and ATOMIC requests are always answered, AckReq or not.
@@ -429,6 +430,7 @@ void Analyzer::on_response(const PacketInfo& p, Verdict& v) {
   Flow& req = flows_[self.paired];
   FlowPoint& fp = flow_point(self.paired, p.point);
   fp.responses_seen = true;
+  if (plain_ack) hops_.acknowledged(self.paired, p.psn, p.frame, p.point);
   if (s.kind == AckKind::nak || s.kind == AckKind::rnr_nak) {
     NakEvent e{true, p.psn, p.ts_ns, p.frame, 0};
     if (s.kind == AckKind::rnr_nak) {

@@ -16,6 +16,11 @@ void EventLog::hop_reordered(const hop::HopKey& key, uint32_t lost_frame, uint32
   lost_after_.erase(lost_frame);
 }
 
+void EventLog::hop_missed(const hop::HopKey& key, uint32_t lost_frame, uint32_t ack_frame) {
+  hops_.push_back({key, lost_frame, ack_frame, 0, true});
+  lost_after_.erase(lost_frame);
+}
+
 std::vector<pfc::Episode> EventLog::episodes() const {
   std::vector<pfc::Episode> all = episodes_;
   all.insert(all.end(), open_.begin(), open_.end());

@@ -17,16 +17,19 @@ namespace roceshark {
 class EventLog final : public EventSink {
  public:
   // A hop event: a loss when `reordered_frame` is 0, else the loss of
-  // `lost_frame` taken back, the packet having arrived at `reordered_frame`.
+  // `lost_frame` taken back: the packet arrived at `reordered_frame`, or,
+  // when `missed`, the ACK there proved it arrived unseen.
   struct HopChange {
     hop::HopKey key;
     uint32_t lost_frame;
     uint32_t reordered_frame;
     uint16_t len;  // the lost frame's length at key.from
+    bool missed = false;
   };
 
   void hop_lost(const hop::HopKey& key, uint32_t frame, uint16_t len) override;
   void hop_reordered(const hop::HopKey& key, uint32_t lost_frame, uint32_t frame) override;
+  void hop_missed(const hop::HopKey& key, uint32_t lost_frame, uint32_t ack_frame) override;
   void nak_reordered(const NakReorder& n) override {
     naks_.push_back(n);
     late_of_nak_.insert_or_assign(n.nak_frame, n.late_frame);

@@ -45,6 +45,10 @@ class EventSink {
   // ... after all: `lost_frame`'s packet reached `key.to` late, at `frame`
   // (overtaken on the hop, not lost).
   virtual void hop_reordered(const hop::HopKey& key, uint32_t lost_frame, uint32_t frame) = 0;
+  // ... after all: the responder acknowledged `lost_frame`'s PSN at
+  // `ack_frame` before any resend of it, so it arrived and the capture at
+  // `key.to` missed its copy.
+  virtual void hop_missed(const hop::HopKey& key, uint32_t lost_frame, uint32_t ack_frame) = 0;
   virtual void nak_reordered(const NakReorder& n) = 0;
   virtual void clock_skew(const hop::Skew& s) = 0;
   virtual void episode_ended(const pfc::Episode& e) = 0;

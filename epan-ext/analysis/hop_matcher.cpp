@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "epan-ext/decode/psn.h"
+
 namespace roceshark::hop {
 namespace {
 
@@ -107,7 +109,7 @@ std::optional<HopVerdict> HopMatcher::match(uint64_t id, uint32_t flow, uint32_t
     auto& q = pending_[uint64_t{flow} << 32 | c.point];
     const uint64_t now = std::max(now_ns_, c.ts_ns);
     while (!q.empty() && now - std::min(now, q.front().ts_ns) > cfg_.match_window_ns) q.pop_front();
-    q.push_back({c.frame, c.len, c.ts_ns});
+    q.push_back({c.frame, c.len, c.original_request, c.ts_ns, c.psn});
   };
   if (n_same == 0) {
     keep();
@@ -233,8 +235,31 @@ bool HopMatcher::arrived(uint32_t flow, uint32_t from, uint32_t to, uint32_t pre
     if (p.frame == prev_frame) break;
     h.lost_frames.insert(p.frame);
     if (events_) events_->hop_lost(key, p.frame, p.len);
+    if (!p.original_request) continue;
+    auto& s = suspects_[flow];
+    if (s.size() == kMaxSuspects) s.pop_front();
+    s.push_back({key, p.frame, p.psn});
   }
   return false;
+}
+
+void HopMatcher::resent(uint32_t flow, uint32_t psn) {
+  auto it = suspects_.find(flow);
+  if (it == suspects_.end()) return;
+  std::erase_if(it->second, [&](const Suspect& s) { return s.psn == psn; });
+  if (it->second.empty()) suspects_.erase(it);
+}
+
+void HopMatcher::acknowledged(uint32_t flow, uint32_t psn, uint32_t frame, uint32_t point) {
+  auto it = suspects_.find(flow);
+  if (it == suspects_.end()) return;
+  std::erase_if(it->second, [&](const Suspect& s) {
+    if (s.key.from != point || psn::after(s.psn, psn)) return false;
+    auto h = hops_.find(s.key);
+    if (h != hops_.end() && h->second.lost_frames.erase(s.frame) && events_) events_->hop_missed(s.key, s.frame, frame);
+    return true;
+  });
+  if (it->second.empty()) suspects_.erase(it);
 }
 
 }  // namespace roceshark::hop

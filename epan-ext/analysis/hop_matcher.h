@@ -17,6 +17,11 @@
 // counted as reordered on that hop instead. A packet still unmatched when
 // the window passes, with no later packet of its flow to show it should have
 // arrived, is not counted (the capture may have ended, or the tap missed it).
+// A request's first transmission taken as lost is a suspect until proven:
+// a resend of its PSN confirms the loss; an ACK of the responder covering
+// its PSN before any resend proves it arrived, so the tap at the far point
+// missed its copy (SPAN ports drop copies under load), and the loss is
+// taken back (hop_missed).
 //
 // Until a second point appears, packets only wait in a window-long buffer:
 // a single-point capture pays for a queue, not for matching.
@@ -50,6 +55,10 @@ struct Copy {
   uint8_t ttl = 0;
   uint16_t vlan = 0;  // VLAN id, 0 untagged (pcp tells a priority tag)
   uint16_t len = 0;   // bytes on the wire, at most 65535
+  uint32_t psn = 0;
+  // A request's first transmission: the responder's cumulative ACK proves
+  // it arrived, so a loss of it that such an ACK covers was the tap's miss.
+  bool original_request = false;
 };
 
 // Frame lengths the matcher keeps: a jumbo frame fits, a bogus length is capped.
@@ -140,6 +149,17 @@ class HopMatcher {
   // verdict when a copy of it was already seen at another point.
   std::optional<HopVerdict> on_packet(uint64_t id, uint32_t flow, uint32_t reverse, const Copy& c);
 
+  // A resend of `flow`'s `psn` (at any point): a loss of its original stands.
+  void resent(uint32_t flow, uint32_t psn);
+  // The responder acknowledged `flow`'s requests up to `psn` at `frame`,
+  // captured at `point`: originals taken as lost after `point` and not
+  // resent since did arrive. Only there: a resend passes the same point
+  // before the ACK it draws, on the same clock, whatever other points'
+  // clocks say.
+  void acknowledged(uint32_t flow, uint32_t psn, uint32_t frame, uint32_t point);
+  // The flow's QP was reused (a new connection): its suspects are void.
+  void forget_suspects(uint32_t flow) { suspects_.erase(flow); }
+
   // When the transmission `id` passed other points once each and not yet
   // `point`: the latest of those copies' times (0 otherwise). A resend of it
   // with the same identity would have passed those points a second time.
@@ -171,8 +191,16 @@ class HopMatcher {
   struct Pending {
     uint32_t frame;
     uint16_t len;
+    bool original_request;
     uint64_t ts_ns;
+    uint32_t psn;
   };
+  // A request's original taken as lost, until a resend or an ACK settles it.
+  struct Suspect {
+    HopKey key;
+    uint32_t frame, psn;
+  };
+  static constexpr size_t kMaxSuspects = 64;  // per flow: past it the oldest stays lost, unproven
   struct Waiting {
     uint64_t id;
     uint32_t flow, reverse;
@@ -200,6 +228,7 @@ class HopMatcher {
   std::map<HopKey, HopState> hops_;
   // Per (flow << 32 | point): copies not yet seen at the next point.
   std::unordered_map<uint64_t, std::deque<Pending>> pending_;
+  std::unordered_map<uint32_t, std::deque<Suspect>> suspects_;  // by flow; losses are rare
   static constexpr uint32_t kSweepEvery = 4096;
   uint32_t since_sweep_ = 0;
 };

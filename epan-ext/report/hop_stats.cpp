@@ -55,6 +55,7 @@ bool HopStats::settle(const EventLog& log, const FrameSet& selected, uint32_t up
       continue;
     }
     changed |= l.lost_frames.erase(c.lost_frame) > 0;
+    if (c.missed) continue;  // it arrived: the tap missed it (the QP view shows the gap at that point)
     if (selected.contains(c.reordered_frame) && !l.reordered++) l.first_reorder_frame = c.reordered_frame;
   }
   const auto& skews = log.skews();

@@ -141,6 +141,62 @@ TEST_F(HopTest, UnmatchedTailIsNotCountedAsLoss) {
   EXPECT_FALSE(log.lost_after(3));
 }
 
+
+// Requests 100, 101 and 102 pass A (frames 1, 2, 4); B sees 100 and 102
+// (3, 5), so 101 (frame 2) is taken as lost; it is a resend when `resend`.
+void lose_101(HopTest& t, bool resend = false) {
+  const auto req = [&](uint64_t id, uint32_t point, uint64_t at, uint32_t psn, bool again = false) {
+    Copy c;
+    c.point = point, c.frame = ++t.frame, c.ts_ns = at, c.ttl = 64;
+    c.psn = psn, c.original_request = !again;
+    t.m->on_packet(id, 0, kNone, c);
+  };
+  req(1, kA, 0, 100);
+  req(2, kA, 1 * us, 101, resend);
+  req(1, kB, 2 * us, 100);
+  req(3, kA, 2 * us, 102);
+  req(3, kB, 4 * us, 102);
+}
+
+TEST_F(HopTest, LossTheResponderAcknowledgedBeforeAnyResendWasTheTapsMiss) {
+  lose_101(*this);  // B's tap missed it
+  ASSERT_TRUE(log.lost_after(2));
+  m->acknowledged(0, 100, 90, kA);  // covers 100 only: 101 is still lost
+  EXPECT_TRUE(log.lost_after(2));
+  EXPECT_EQ(losses({kA, kB, 0}).lost, 1u);
+  m->acknowledged(0, 102, 91, kB);  // at B: B's clock says nothing of A's resends
+  EXPECT_TRUE(log.lost_after(2));
+  m->acknowledged(0, 102, 92, kA);  // at A, no resend of 101 passed before it: the responder had it
+  EXPECT_FALSE(log.lost_after(2));
+  const HopLoss h = losses({kA, kB, 0});
+  EXPECT_EQ(h.lost, 0u);
+  EXPECT_EQ(h.reordered, 0u);  // not overtaken either
+  ASSERT_EQ(log.hop_changes().size(), 2u);
+  EXPECT_TRUE(log.hop_changes()[1].missed);
+}
+
+TEST_F(HopTest, LossWhosePsnWasResentStandsWhateverTheAck) {
+  lose_101(*this);
+  m->resent(0, 101);  // the requester resent it: the first copy was lost
+  m->acknowledged(0, 102, 90, kA);
+  EXPECT_TRUE(log.lost_after(2));
+  EXPECT_EQ(losses({kA, kB, 0}).lost, 1u);
+}
+
+TEST_F(HopTest, LostResendIsNotProvenArrivedByAnAck) {
+  // The ACK may answer the original; the resend's own copy was still lost.
+  lose_101(*this, true);
+  m->acknowledged(0, 102, 90, kA);
+  EXPECT_TRUE(log.lost_after(2));
+}
+
+TEST_F(HopTest, SuspectsOfAReusedQpAreForgotten) {
+  lose_101(*this);
+  m->forget_suspects(0);      // a new connection on the QP: its ACKs say nothing of the old PSNs
+  m->acknowledged(0, 500, 90, kA);
+  EXPECT_TRUE(log.lost_after(2));
+}
+
 TEST_F(HopTest, MarkingChangesAreReportedOncePerHop) {
   see(1, kA, 0);
   auto v = see(1, kB, 2 * us, 0, kNone, [](Copy& c) { c.dscp = 0, c.ecn = 3, c.ttl = 63; });
