@@ -14,6 +14,7 @@ CaptureSet::CaptureSet(const std::vector<std::string>& paths) {
     s.count = s.reader->interfaces();
     first += s.count;
   }
+  next_late_ = first;
 }
 
 void CaptureSet::refill(Source& s) {
@@ -44,17 +45,16 @@ bool CaptureSet::next(Record& r) {
 
 uint32_t CaptureSet::point_of(size_t source, uint32_t interface) {
   const Source& s = sources_[source];
-  if (interface < s.count || source + 1 == sources_.size()) return s.first + interface;
+  if (interface < s.count || sources_.size() == 1) return s.first + interface;
   const uint64_t key = uint64_t(source) << 32 | interface;
-  for (const auto& [k, point] : late_)
-    if (k == key) return point;
-  late_.emplace_back(key, next_late_);
-  return next_late_++;
+  const auto [it, added] = late_.try_emplace(key, next_late_);
+  if (added) late_points_.emplace(next_late_++, key);
+  return it->second;
 }
 
 const char* CaptureSet::interface_name(uint32_t point) {
-  for (const auto& [k, p] : late_)
-    if (p == point) return sources_[k >> 32].reader->interface_name(uint32_t(k));
+  if (const auto it = late_points_.find(point); it != late_points_.end())
+    return sources_[it->second >> 32].reader->interface_name(uint32_t(it->second));
   for (size_t i = sources_.size(); i-- > 0;)
     if (point >= sources_[i].first) return sources_[i].reader->interface_name(point - sources_[i].first);
   return "unknown";

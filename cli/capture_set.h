@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -41,12 +42,12 @@ class CaptureSet {
 
   std::vector<Source> sources_;
   size_t last_ = SIZE_MAX;  // the source whose record next() returned last
-  // Interfaces a pcapng file describes only after its first packets: from
-  // kFirstLate on, numbered as they appear (the last file's keep their own
-  // numbers, as no file's points follow them).
-  static constexpr uint32_t kFirstLate = 1u << 20;
-  std::vector<std::pair<uint64_t, uint32_t>> late_;  // (source << 32 | interface, point)
-  uint32_t next_late_ = kFirstLate;
+  // Interfaces a pcapng file describes only after its first packets: after
+  // every file's declared ones, numbered as they appear (one file keeps its
+  // own numbers, as tshark does).
+  std::unordered_map<uint64_t, uint32_t> late_;         // source << 32 | interface -> point
+  std::unordered_map<uint32_t, uint64_t> late_points_;  // and back
+  uint32_t next_late_ = 0;
   std::vector<std::string> errors_;
 };
 

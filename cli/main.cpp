@@ -10,10 +10,12 @@
 // Exit status (views): 0; 1 when a file could not be read to the end (what
 // came before it is analysed and printed); 2 when nothing could be analysed
 // (a bad command line, a file that cannot be opened or is in no known
-// format). `health` exits as scripts/roce-health does.
+// format) or when the output cannot be written. `health` exits as
+// scripts/roce-health does: 2 also for INCOMPLETE and NO DATA.
 #include <sched.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -45,7 +47,7 @@ constexpr const char* kUsage =
     "       roceshark [-o roce.NAME:VALUE]... [--fail-on warn|fail] health FILE...\n"
     "  VIEW: qp, pfc, qos, hops, triage or report (JSON): what tshark -q -z roce,VIEW prints\n"
     "  health: the triage, with its verdict as the exit status: 0 PASS (or WARN), 1 FAIL\n"
-    "          (or WARN with --fail-on warn), 2 cannot judge\n"
+    "          (or WARN with --fail-on warn), 2 cannot judge (INCOMPLETE, NO DATA)\n"
     "  FILE: a capture in any format Wireshark reads, '-' for the standard input; several\n"
     "        files are read as mergecap -I none merges them, each file's interfaces its own points\n"
     "  -o roce.NAME:VALUE: a roce.* preference, as tshark -o takes it (README, Preferences)\n"
@@ -141,19 +143,20 @@ struct Run {
 
   void frame(const Batch& b, const Batch::Item& f) {
     if (f.kind == decode::Kind::cross) return analyzer.process(b.cross[f.index]);  // weighed only
-    TapRecord rec{nullptr, &analyzer, f.ts_ns, f.wire_len, nullptr, nullptr, &events};
+    TapRecord rec{nullptr, &analyzer, 0, f.wire_len, nullptr, nullptr, &events};
     qos::DcbxVerdict dcbx;
     icmp::Verdict icmp;
     switch (f.kind) {
       case decode::Kind::roce:
-        rec = latest_record(analyzer.process(b.packets[f.index]), analyzer, f.ts_ns, f.wire_len, &events);
+        rec = latest_record(analyzer.process(b.packets[f.index]), analyzer, 0, f.wire_len, &events);
         break;
       case decode::Kind::pause: rec.pause = &analyzer.process(b.pauses[f.index]); break;
-      case decode::Kind::dcbx: dcbx = analyzer.process(f.number, b.dcbx[f.index]), rec.dcbx = &dcbx; break;
+      case decode::Kind::dcbx: dcbx = analyzer.process(f.number, f.ts_ns, b.dcbx[f.index]), rec.dcbx = &dcbx; break;
       case decode::Kind::icmp: icmp = analyzer.process(b.icmp[f.index]), rec.icmp = &icmp; break;
       case decode::Kind::cross:
       case decode::Kind::not_ours: return;
     }
+    rec.ts_ns = analyzer.latest_ts();  // the stamp, unless the stamps ran backwards
     tapped.add(rec);
   }
 
@@ -188,6 +191,9 @@ struct Run {
       case triage::Grade::incomplete:
         std::fputs("roceshark: verdict INCOMPLETE: part of the capture was not analysed (see Limit above); cannot "
                    "judge\n", stderr);
+        return 2;
+      case triage::Grade::no_data:
+        std::fputs("roceshark: verdict NO DATA: no RoCE packet or PFC frame was analysed; nothing to judge\n", stderr);
         return 2;
       case triage::Grade::na: break;
     }
@@ -245,15 +251,20 @@ int main(int argc, char** argv) {
     reader.join();
     if (failed) std::rethrow_exception(failed);
   }
-  // What was read before an error is still reported, as tshark does.
-  for (const std::string& e : in->errors())
+  // What was read before an error is still reported, as tshark does, and
+  // the report itself says it was cut short (a Limit: INCOMPLETE).
+  for (const std::string& e : in->errors()) {
     std::fprintf(stderr, "roceshark: %s; the records before it are analysed\n", e.c_str());
-  const int verdict = run->view(o.view, o.fail_on_warn);
-  if (!in->errors().empty()) {
-    if (o.view == "health") std::fputs("roceshark: a capture was cut short: cannot judge the whole of it\n", stderr);
-    return o.view == "health" ? 2 : 1;
+    run->tapped.stats.cut_short.push_back(e);
   }
-  return verdict;
+  int status = run->view(o.view, o.fail_on_warn);
+  if (!in->errors().empty() && o.view != "health") status = 1;
+  // A full disk or a closed output must not pass for a report written.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) || std::fclose(stdout) != 0) {
+    std::fprintf(stderr, "roceshark: cannot write the %s: %s\n", o.view.c_str(), std::strerror(errno));
+    return 2;
+  }
+  return status;
 }
 
 }  // namespace

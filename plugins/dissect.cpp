@@ -55,7 +55,7 @@ int dissect_roce(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, void*) {
         break;
       case decode::Kind::dcbx:
         name_point(pinfo, a, d.dcbx.point);
-        dcbx = &a.process(pinfo->num, d.dcbx);
+        dcbx = &a.process(pinfo->num, frame_ts(pinfo), d.dcbx);
         break;
       case decode::Kind::icmp:
         name_point(pinfo, a, d.icmp.point);
@@ -75,7 +75,7 @@ int dissect_roce(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, void*) {
 
   // The tap runs after this frame's dissection: the record lives in the
   // packet pool; the verdicts themselves stay put (the engine keeps them in deques).
-  const uint64_t ts = static_cast<uint64_t>(pinfo->abs_ts.secs) * 1'000'000'000u + static_cast<uint64_t>(pinfo->abs_ts.nsecs);
+  const uint64_t ts = a.analysis_ts(pinfo->num, frame_ts(pinfo));
   const EventLog* events = &session_events();
   const TapRecord rec = v ? roce_record(*v, a, ts, pinfo->fd->pkt_len, events)
                           : TapRecord{.verdict = nullptr, .facts = &a, .ts_ns = ts, .frame_len = pinfo->fd->pkt_len,

@@ -18,6 +18,10 @@ decode::LinkType link_type(const packet_info* pinfo) {
 
 }  // namespace
 
+uint64_t frame_ts(const packet_info* pinfo) {
+  return static_cast<uint64_t>(pinfo->abs_ts.secs) * 1'000'000'000u + static_cast<uint64_t>(pinfo->abs_ts.nsecs);
+}
+
 decode::Decoded extract(tvbuff_t* tvb, packet_info* pinfo, bool check_icrc) {
   const auto captured = tvb_captured_length(tvb);
   decode::FrameIn in;
@@ -26,7 +30,7 @@ decode::Decoded extract(tvbuff_t* tvb, packet_info* pinfo, bool check_icrc) {
   in.link = link_type(pinfo);
   in.frame = pinfo->num;
   in.point = interface_point(pinfo);
-  in.ts_ns = static_cast<uint64_t>(pinfo->abs_ts.secs) * 1'000'000'000u + static_cast<uint64_t>(pinfo->abs_ts.nsecs);
+  in.ts_ns = frame_ts(pinfo);
   in.check_icrc = check_icrc;
   decode::Decoded d = decode::decode_frame(in);
   if (d.kind != decode::Kind::not_ours) d.set_point(frame_point(pinfo, d.erspan_session, d.outer_vlan));

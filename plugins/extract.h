@@ -11,5 +11,7 @@ namespace roceshark::glue {
 // The frame `tvb` (the postdissector's top-level tvb) decoded, its point
 // keyed by roce.point_key.
 decode::Decoded extract(tvbuff_t* tvb, packet_info* pinfo, bool check_icrc);
+// The frame's stamp in ns (mod 2^64: the engine's clock copes with any value).
+uint64_t frame_ts(const packet_info* pinfo);
 
 }  // namespace roceshark::glue

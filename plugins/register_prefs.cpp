@@ -6,6 +6,10 @@
 
 #include <cstdlib>
 #include <deque>
+#include <fstream>
+#include <set>
+#include <string_view>
+#include <vector>
 #include <string>
 
 #include "epan-ext/common/preferences.h"
@@ -30,6 +34,34 @@ std::deque<Stored> stored;
 // tshark), keeps its previous setting, and the others still apply.
 prefs::Settings configured;
 
+// Wireshark reads any text but TRUE as FALSE for a boolean preference
+// (`-o roce.check_icrc:1` would turn the check off, silently). Its parser
+// cannot be told otherwise, so the `-o roce.FLAG:TEXT` arguments of this
+// process (Linux: /proc/self/cmdline) are checked here: a bad one is
+// reported once and the flag keeps its previous setting, as a bad value of
+// any other roce.* preference does.
+std::set<std::string> bad_flags_on_command_line() {
+  std::set<std::string> bad;
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::vector<std::string> args;
+  for (std::string a; std::getline(in, a, '\0');) args.push_back(a);
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string_view o = args[i];
+    if (o == "-o" && i + 1 < args.size()) o = args[++i];
+    else if (o.substr(0, 2) == "-o") o.remove_prefix(2);
+    else continue;
+    const size_t colon = o.find(':');
+    if (o.substr(0, 5) != "roce." || colon == std::string_view::npos) continue;
+    const prefs::Preference* p = prefs::find(o.substr(5, colon - 5));
+    if (!p || p->type != prefs::Type::flag) continue;
+    prefs::Settings scratch;
+    std::string error;
+    if (!prefs::set(scratch, *p, o.substr(colon + 1), error) && bad.insert(p->name).second)
+      report_failure("RoCE preference error: %s", error.c_str());
+  }
+  return bad;
+}
+
 std::string text_of(const prefs::Preference& p, const Stored& s) {
   switch (p.type) {
     case prefs::Type::number: return std::to_string(s.number);
@@ -42,11 +74,14 @@ std::string text_of(const prefs::Preference& p, const Stored& s) {
 }  // namespace
 
 void apply_preferences() {
+  static const std::set<std::string> bad_flags = bad_flags_on_command_line();
   prefs::Settings next = configured;
   size_t i = 0;
   for (const prefs::Preference& p : prefs::all()) {
     std::string error;
-    if (!prefs::set(next, p, text_of(p, stored[i++]), error)) report_failure("RoCE preference error: %s", error.c_str());
+    const std::string text = text_of(p, stored[i++]);
+    if (bad_flags.contains(p.name)) continue;
+    if (!prefs::set(next, p, text, error)) report_failure("RoCE preference error: %s", error.c_str());
   }
   configured = std::move(next);
   set_point_naming(configured.naming);

@@ -65,6 +65,7 @@ int fact_field(Fact f) {
     case Fact::rnr_retry: return ids.rnr_retry;
     case Fact::dup_ack: return ids.dup_ack;
     case Fact::cnp: return ids.cnp;
+    case Fact::clock_back: return ids.clock_back;
     default: return -1;
   }
 }
@@ -82,6 +83,7 @@ expert_field* fact_expert(Fact f) {
     case Fact::dup_ack: return &ids.ei_dup_ack;
     case Fact::cnp: return &ids.ei_cnp;
     case Fact::icrc_unchecked: return &ids.ei_icrc_unchecked;
+    case Fact::clock_back: return &ids.ei_clock_back;
     default: return nullptr;
   }
 }
@@ -190,6 +192,7 @@ void render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Verdict& 
   if (p.becn) add_flag(t, tvb, ids.becn);
   gen(proto_tree_add_string(t, ids.icrc_status, tvb, 0, 0, icrc_name(p.icrc)));
   add_notes(t, ti, tvb, pinfo, icrc_notes(v, c));
+  add_notes(t, ti, tvb, pinfo, clock_notes(v, c));
   if (p.icrc == IcrcState::bad)
     if (const auto want = a.icrc_expected(v.frame)) gen(proto_tree_add_uint(t, ids.icrc_computed, tvb, 0, 0, *want));
   render_packet_pfc(tvb, pinfo, t, v, a);

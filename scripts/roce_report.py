@@ -151,6 +151,16 @@ def fmt_share(share):
     return f"{pct:.3g}%"
 
 
+_CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)]}
+_CONTROL.update({ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"})
+
+
+def printable(text):
+    """Text from a report, safe for a terminal and for XML: control characters
+    (which an older report may carry from an interface name) as escapes."""
+    return str(text).translate(_CONTROL)
+
+
 def main(fn, prog):
     """Run a tool body; an InputError prints `prog: message` and exits 2."""
     try:

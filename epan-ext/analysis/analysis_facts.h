@@ -12,8 +12,10 @@
 
 #include "epan-ext/decode/address.h"
 #include "epan-ext/common/config.h"
+#include "epan-ext/common/limits.h"
 #include "epan-ext/analysis/flow_table.h"
 #include "epan-ext/analysis/icmp_verdict.h"
+#include "epan-ext/analysis/point_clock.h"
 #include "epan-ext/analysis/qos_checker.h"
 
 namespace roceshark {
@@ -41,6 +43,10 @@ class AnalysisFacts {
   virtual std::span<const uint32_t> flows_between(const Address& src, const Address& dst) const = 0;
   // A distinct (router, MTU, flow) ICMP message, by icmp::Verdict::report.
   virtual const icmp::Report& icmp_report(uint32_t id) const = 0;
+  // Where the capture's stamps ran backwards, and how the analysis' time was kept.
+  virtual const PointClock& clock() const = 0;
+  // Frames past each limit in the whole capture, whatever a view's filter selects.
+  virtual const LimitCounts& beyond() const = 0;
   // Not a lookup: before a view draws, the analysis tells its sink what
   // stands at the end of the frames so far (open episodes, clock estimates).
   virtual void finish() const = 0;

@@ -14,7 +14,8 @@ constexpr size_t kMaxCmRequests = 1u << 16;  // outstanding REQs; hostile captur
 
 }  // namespace
 
-qos::DcbxVerdict Analyzer::process(uint32_t frame, const qos::DcbxAnnouncement& a) {
+qos::DcbxVerdict Analyzer::process(uint32_t frame, uint64_t ts_ns, const qos::DcbxAnnouncement& a) {
+  ts_ns_ = clock_.at(a.point, frame, ts_ns);  // the tap's time; the announcement itself is not timed
   qos::DcbxVerdict v{frame, a, qos::compare(a, qos_.policy(), qos_.seen(a.point), ets_reference_ ? &*ets_reference_ : nullptr)};
   if (a.ets && !ets_reference_) ets_reference_ = qos::EtsReference{frame, a.mac, *a.ets};
   return v;
@@ -48,6 +49,11 @@ LimitKind Analyzer::past_limit(const PacketInfo& p, uint32_t flow) {
 }
 
 const pfc::PauseVerdict& Analyzer::process(const pfc::PauseFrame& f) {
+  pfc::PauseFrame copy;
+  return analyse(timed(f, copy));
+}
+
+const pfc::PauseVerdict& Analyzer::analyse(const pfc::PauseFrame& f) {
   LimitKind beyond = LimitKind::none;
   if (!admit_point(f.point)) beyond = LimitKind::points;
   else if (!pfc_.admit_port(f.point, f.src)) beyond = LimitKind::pfc_ports;
@@ -96,6 +102,12 @@ Analyzer::FlowPoint& Analyzer::flow_point(uint32_t flow, uint32_t point) {
   FlowPoint& fp = flow_points_[it->second];
   // Checked here too, so expiry does not depend on when the last sweep ran.
   if (idle(fp, now_ns_)) forget(fp);
+  // The point's clock stepped back since: a new recording (files appended,
+  // a clock stepped), whose PSNs are not resends of the last one's.
+  if (point == clock_.point() && fp.stretch != clock_.stretch()) {
+    if (fp.live) forget(fp);
+    fp.stretch = clock_.stretch();
+  }
   fp.last_ns = fp.live ? std::max(fp.last_ns, now_ns_) : now_ns_;
   fp.live = true;
   return fp;
@@ -106,6 +118,7 @@ Analyzer::FlowPoint& Analyzer::flow_point(uint32_t flow, uint32_t point) {
 // be judged against starts afresh.
 void Analyzer::forget(FlowPoint& fp) {
   FlowPoint fresh = fresh_flow_point(fp.point);
+  fresh.stretch = fp.stretch;
   fresh.responses_seen = fp.responses_seen;
   fresh.unchecked_noted = fp.unchecked_noted;
   fresh.ttl = fp.ttl, fresh.ttl_flips = fp.ttl_flips;
@@ -123,6 +136,13 @@ void Analyzer::expire_idle(uint64_t now) {
 }
 
 const Verdict& Analyzer::process(const PacketInfo& p) {
+  PacketInfo copy;
+  analyse(timed(p, copy));
+  verdict_.clock_back = clock_.stepped();
+  return verdict_;
+}
+
+const Verdict& Analyzer::analyse(const PacketInfo& p) {
   has_hop_ = false;
   now_ns_ = p.ts_ns;
   if (cfg_.flow_idle_ns && p.ts_ns >= next_expiry_ns_) expire_idle(p.ts_ns);
@@ -230,6 +250,11 @@ void Analyzer::weigh_against_besteffort(const PacketInfo& p, const Verdict& v, h
 }
 
 void Analyzer::process(const CrossPacket& c) {
+  CrossPacket copy;
+  analyse(timed(c, copy));
+}
+
+void Analyzer::analyse(const CrossPacket& c) {
   // Only at points RoCE was seen at, once there are two of them.
   if (!hops_.active() || !admitted_points_.contains(c.point)) return;
   besteffort_.cross(c, static_cast<int64_t>(c.ts_ns) - hops_.clocks().offset(c.point));

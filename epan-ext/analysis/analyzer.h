@@ -32,6 +32,7 @@
 #include "epan-ext/analysis/pfc_analyzer.h"
 #include "epan-ext/analysis/qos_checker.h"
 #include "epan-ext/analysis/pending_acks.h"
+#include "epan-ext/analysis/point_clock.h"
 #include "epan-ext/analysis/request_sequence.h"
 #include "epan-ext/analysis/tap_record.h"
 #include "epan-ext/analysis/verdict.h"
@@ -58,7 +59,7 @@ class Analyzer : public AnalysisFacts {
   const pfc::PfcAnalyzer& pfc() const { return pfc_; }
   // An LLDP frame with DCBX TLVs: compared with the policy and the marking
   // seen so far at its point, and its ETS with the first port's.
-  qos::DcbxVerdict process(uint32_t frame, const qos::DcbxAnnouncement& a);
+  qos::DcbxVerdict process(uint32_t frame, uint64_t ts_ns, const qos::DcbxAnnouncement& a);
   const qos::Checker& qos() const { return qos_; }
   // An ICMP "too big" message quoting RoCE (analyzer_icmp.cpp): matched to
   // the flow(s) it quotes and their largest packets so far.
@@ -73,12 +74,17 @@ class Analyzer : public AnalysisFacts {
   // Flow points whose state roce.flow_idle_s freed so far.
   uint64_t expired_flow_points() const { return expired_; }
   bool point_named(uint32_t point) const { return point_names_.contains(point); }
+  // The analysis' time of the record just processed (point_clock.h): what
+  // its tap record carries, not the stamp when the stamps ran backwards.
+  uint64_t latest_ts() const { return ts_ns_; }
 
   // What the report side may ask (epan-ext/analysis/analysis_facts.h).
   const Config& config() const final { return cfg_; }
   const qos::Policy& policy() const final { return qos_.policy(); }
   qos::Checker::Learned learned() const final { return qos_.learned(); }
   const std::string& point_name(uint32_t point) const final;
+  const PointClock& clock() const final { return clock_; }
+  const LimitCounts& beyond() const final { return limit_notes_.counts(); }
   std::vector<uint32_t> points() const final;
   const FlowKey& flow_key(uint32_t flow) const final { return flows_[flow].key; }
   uint32_t flow_stream(uint32_t flow) const final { return flows_[flow].stream; }
@@ -115,7 +121,21 @@ class Analyzer : public AnalysisFacts {
     uint32_t read_next = 0;
     bool live = false;         // a packet came here since it was made or freed
     uint64_t last_ns = 0;      // its latest packet here (either direction)
+    uint32_t stretch = 0;      // the point's clock stretch it was last seen in (point_clock.h)
   };
+
+  // The record stamped with the analysis' time; a copy only when that differs.
+  template <typename Record>
+  const Record& timed(const Record& r, Record& copy) {
+    ts_ns_ = clock_.at(r.point, r.frame, r.ts_ns);
+    if (ts_ns_ == r.ts_ns) return r;
+    copy = r;
+    copy.ts_ns = ts_ns_;
+    return copy;
+  }
+  const Verdict& analyse(const PacketInfo& p);
+  const pfc::PauseVerdict& analyse(const pfc::PauseFrame& f);
+  void analyse(const CrossPacket& c);
 
   FlowPoint fresh_flow_point(uint32_t point) const;
   // The flow's state at the point, fresh when it was quiet past roce.flow_idle_s.
@@ -151,6 +171,8 @@ class Analyzer : public AnalysisFacts {
 
   Config cfg_;
   EventSink* events_;
+  PointClock clock_;
+  uint64_t ts_ns_ = 0;  // latest_ts()
   pfc::PfcAnalyzer pfc_{cfg_, events_};
   qos::Checker qos_{cfg_.policy};
   std::optional<qos::EtsReference> ets_reference_;  // the first ETS Configuration seen

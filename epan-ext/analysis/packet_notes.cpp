@@ -162,4 +162,11 @@ std::vector<PacketNote> icrc_notes(const Verdict& v, const NoteContext& c) {
   return out;
 }
 
+std::vector<PacketNote> clock_notes(const Verdict& v, const NoteContext& c) {
+  if (!v.clock_back) return {};
+  return {flag(fact_item(Fact::clock_back),
+               "Stamped before an earlier frame at " + std::string(c.point) +
+                   ": the capture's clock ran backwards; the analysis keeps its own time (docs/analysis.md)")};
+}
+
 }  // namespace roceshark

@@ -32,6 +32,7 @@ enum class Fact : uint8_t {
   dup_ack,
   cnp,
   icrc_unchecked,
+  clock_back,
 };
 
 // A field or expert info: a fact's, or the `index`-th of a catalogue row's.
@@ -65,5 +66,7 @@ std::vector<PacketNote> response_notes(const Verdict& v, const NoteContext& c);
 std::vector<PacketNote> cnp_notes(const Verdict& v, const NoteContext& c);
 // A bad ICRC, or the first packet of a flow whose ICRC the snaplen cut.
 std::vector<PacketNote> icrc_notes(const Verdict& v, const NoteContext& c);
+// A packet stamped before an earlier frame of its point: the capture's clock, not the network.
+std::vector<PacketNote> clock_notes(const Verdict& v, const NoteContext& c);
 
 }  // namespace roceshark

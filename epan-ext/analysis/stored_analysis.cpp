@@ -28,22 +28,34 @@ const Verdict& StoredAnalysis::process(const PacketInfo& p) {
   rtt_samples_.insert(rtt_samples_.end(), rtts.begin(), rtts.end());
   if (const hop::HopVerdict* h = last_hop()) hops_.push_back(*h);
   if (p.icrc == IcrcState::bad && !v.truncated) icrc_expected_[p.frame] = p.icrc_expected;
+  retime(p.frame, p.ts_ns);
   return verdicts_.emplace_back(v);
 }
 
 const pfc::PauseVerdict& StoredAnalysis::process(const pfc::PauseFrame& f) {
   if (const pfc::PauseVerdict* v = again(pauses_, f.frame)) return *v;
-  return pauses_.emplace_back(Analyzer::process(f));
+  const pfc::PauseVerdict& v = pauses_.emplace_back(Analyzer::process(f));
+  retime(f.frame, f.ts_ns);
+  return v;
 }
 
-const qos::DcbxVerdict& StoredAnalysis::process(uint32_t frame, const qos::DcbxAnnouncement& a) {
+const qos::DcbxVerdict& StoredAnalysis::process(uint32_t frame, uint64_t ts_ns, const qos::DcbxAnnouncement& a) {
   if (const qos::DcbxVerdict* v = again(dcbx_, frame)) return *v;
-  return dcbx_.emplace_back(Analyzer::process(frame, a));
+  const qos::DcbxVerdict& v = dcbx_.emplace_back(Analyzer::process(frame, ts_ns, a));
+  retime(frame, ts_ns);
+  return v;
 }
 
 const icmp::Verdict& StoredAnalysis::process(const icmp::TooBig& m) {
   if (const icmp::Verdict* v = again(icmp_, m.frame)) return *v;
-  return icmp_.emplace_back(Analyzer::process(m));
+  const icmp::Verdict& v = icmp_.emplace_back(Analyzer::process(m));
+  retime(m.frame, m.ts_ns);
+  return v;
+}
+
+uint64_t StoredAnalysis::analysis_ts(uint32_t frame, uint64_t ts_ns) const {
+  const auto it = retimed_.find(frame);
+  return it == retimed_.end() ? ts_ns : it->second;
 }
 
 const Verdict* StoredAnalysis::find(uint32_t frame) const { return by_frame(verdicts_, frame); }

@@ -23,7 +23,7 @@ class StoredAnalysis : public Analyzer {
   // dissected twice), it gets its kept result.
   const Verdict& process(const PacketInfo& p);
   const pfc::PauseVerdict& process(const pfc::PauseFrame& f);
-  const qos::DcbxVerdict& process(uint32_t frame, const qos::DcbxAnnouncement& a);
+  const qos::DcbxVerdict& process(uint32_t frame, uint64_t ts_ns, const qos::DcbxAnnouncement& a);
   const icmp::Verdict& process(const icmp::TooBig& m);
   // Cross traffic leaves no result of its own (a copy seen twice at one point is ignored).
   void process(const CrossPacket& c) { Analyzer::process(c); }
@@ -38,6 +38,9 @@ class StoredAnalysis : public Analyzer {
   }
   // The ICRC a packet with a bad one should have carried.
   std::optional<uint32_t> icrc_expected(uint32_t frame) const;
+  // The analysis' time of a frame analysed before, stamped `ts_ns`: the
+  // stamp unless the stamps ran backwards (point_clock.h).
+  uint64_t analysis_ts(uint32_t frame, uint64_t ts_ns) const;
 
  private:
   // In frame order; deques never move what they hold.
@@ -49,6 +52,10 @@ class StoredAnalysis : public Analyzer {
   std::deque<icmp::Verdict> icmp_;
   std::vector<uint64_t> rtt_samples_;
   std::unordered_map<uint32_t, uint32_t> icrc_expected_;  // bad ICRCs only
+  std::unordered_map<uint32_t, uint64_t> retimed_;  // frames whose analysis' time is not their stamp
+  void retime(uint32_t frame, uint64_t ts_ns) {
+    if (latest_ts() != ts_ns) retimed_[frame] = latest_ts();
+  }
 };
 
 // A RoCE packet's tap record, with what the analysis kept beside its verdict.

@@ -45,16 +45,22 @@ inline uint64_t limit_value(const Config& c, LimitKind k) {
   return 0;
 }
 
-// Which limits have had their first frame past them flagged.
+// Frames past each limit.
+using LimitCounts = std::array<uint64_t, kLimitKinds>;
+
+// Frames past each limit, and which have had their first one flagged.
 class LimitNotes {
  public:
-  bool first(LimitKind k) { return !std::exchange(noted_[static_cast<size_t>(k)], true); }
+  // A frame past `k`: whether it is the first.
+  bool first(LimitKind k) {
+    ++counts_[static_cast<size_t>(k)];
+    return !std::exchange(noted_[static_cast<size_t>(k)], true);
+  }
+  const LimitCounts& counts() const { return counts_; }
 
  private:
   std::array<bool, kLimitKinds> noted_{};
+  LimitCounts counts_{};
 };
-
-// Frames past each limit.
-using LimitCounts = std::array<uint64_t, kLimitKinds>;
 
 }  // namespace roceshark

@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include "epan-ext/common/printable.h"
+
 namespace roceshark::points {
 
 std::optional<Key> parse_key(std::string_view text) {
@@ -19,7 +21,9 @@ uint32_t frame_point(Key key, uint32_t interface, std::optional<uint16_t> erspan
   return interface;
 }
 
-std::string name(const Naming& n, uint32_t point, const char* interface_name) {
+namespace {
+
+std::string raw_name(const Naming& n, uint32_t point, const char* interface_name) {
   std::string key, fallback;
   if (is_interface(point)) {
     key = std::to_string(point);
@@ -37,6 +41,14 @@ std::string name(const Naming& n, uint32_t point, const char* interface_name) {
   for (const auto& [k, name] : n.names)
     if (k == key) return name;
   return fallback;
+}
+
+}  // namespace
+
+// A name reaches terminals, text reports and SVGs: an interface name with a
+// newline or an escape sequence must not forge a line or drive the terminal.
+std::string name(const Naming& n, uint32_t point, const char* interface_name) {
+  return printable(raw_name(n, point, interface_name));
 }
 
 }  // namespace roceshark::points

@@ -51,13 +51,15 @@ Preference flag(const char* name, const char* title, const char* description, bo
                 void (*store)(Settings&, bool)) {
   return {name, title, description, Type::flag, flag_text(initial),
           [store](Settings& s, std::string_view text, std::string& why) {
+            // What Wireshark takes for a boolean: TRUE or FALSE in any case
+            // (it reads anything else as FALSE; we reject it).
             std::string t(options::trim(text));
             std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-            if (t != "true" && t != "false" && t != "1" && t != "0") {
-              why = "'" + t + "' is not true or false";
+            if (t != "true" && t != "false") {
+              why = "'" + std::string(text) + "' is not TRUE or FALSE";
               return false;
             }
-            store(s, t == "true" || t == "1");
+            store(s, t == "true");
             return true;
           }};
 }

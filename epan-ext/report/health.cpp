@@ -28,6 +28,7 @@ const char* grade_name(Grade g) {
     case Grade::warn: return "WARN";
     case Grade::fail: return "FAIL";
     case Grade::incomplete: return "INCOMPLETE";
+    case Grade::no_data: return "NO DATA";
   }
   return "?";
 }
@@ -116,10 +117,16 @@ Health assess(const ReportStats& s, const AnalysisFacts& a, const Findings& f) {
   // Ratios over part of the capture could move either way on the rest: no verdict, not even FAIL.
   h.limits = limits_reached(s, a);
   if (!h.limits.empty()) h.overall = Grade::incomplete;
+  else if (!analysed(s) && f.list.empty()) h.overall = Grade::no_data;
   return h;
 }
 
+bool analysed(const ReportStats& s) { return !s.qp.rows().empty() || !s.pfc.rows().empty(); }
+
 std::string limit_sentence(const Limit& l) {
+  if (l.name == kCutShort)
+    return "The capture was cut short (" + l.beyond +
+           "): what came after was not analysed, so the health verdict is INCOMPLETE.";
   return l.preference + " (" + std::to_string(l.value) + ") was reached: " + std::to_string(l.packets_beyond) + " " +
          l.beyond + " were not analysed, so the health verdict is INCOMPLETE; raise " + l.preference +
          " to judge the whole capture.";
@@ -127,8 +134,11 @@ std::string limit_sentence(const Limit& l) {
 
 std::vector<Limit> limits_reached(const ReportStats& s, const AnalysisFacts& a) {
   std::vector<Limit> out;
+  for (const std::string& e : s.cut_short) out.push_back({std::string(kCutShort), "", 0, 0, e});
+  // The whole capture's counts: a filter that selects none of the frames
+  // past a limit still covers only part of the capture.
   for (size_t k = 1; k < kLimitKinds; ++k) {
-    const uint64_t n = s.qp.beyond()[k] + s.pfc.beyond()[k];
+    const uint64_t n = std::max(s.qp.beyond()[k] + s.pfc.beyond()[k], a.beyond()[k]);
     if (!n) continue;
     const LimitInfo& info = limit_info(static_cast<LimitKind>(k));
     out.push_back({std::string(info.name), std::string(info.preference),

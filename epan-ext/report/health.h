@@ -12,18 +12,21 @@
 
 namespace roceshark::triage {
 
-// incomplete: a limit (roce.max_flows, epan-ext/common/limits.h) left part of the capture unanalysed,
-// so no verdict on the whole can be given; only `Health::overall` takes it.
-enum class Grade : uint8_t { na, pass, warn, fail, incomplete };
-const char* grade_name(Grade g);  // "N/A", "PASS", "WARN", "FAIL", "INCOMPLETE"
+// Only `Health::overall` takes the last two. incomplete: a limit
+// (roce.max_flows, epan-ext/common/limits.h) or a capture cut short left part
+// of it unanalysed, so no verdict on the whole can be given. no_data: no RoCE
+// packet or PFC frame was analysed (an empty file, other traffic only, a
+// filter that selects nothing) and nothing was found: nothing to judge.
+enum class Grade : uint8_t { na, pass, warn, fail, incomplete, no_data };
+const char* grade_name(Grade g);  // "N/A", "PASS", "WARN", "FAIL", "INCOMPLETE", "NO DATA"
 
-// A limit the analysis reached: part of the capture was not analysed.
+// A limit the analysis reached, or a capture cut short: part of it was not analysed.
 struct Limit {
-  std::string name;        // "max_flows"
-  std::string preference;  // "roce.max_flows"
+  std::string name;        // "max_flows", or "cut_short"
+  std::string preference;  // "roce.max_flows"; none for cut_short
   uint64_t value = 0;      // the limit in force
-  uint64_t packets_beyond = 0;  // frames not analysed because of it
-  std::string beyond;           // what they were: "RoCE packet(s) of further flows"
+  uint64_t packets_beyond = 0;  // frames not analysed because of it (cut_short: unknown, 0)
+  std::string beyond;           // what they were: "RoCE packet(s) of further flows"; cut_short: the read error
 };
 
 struct Metric {
@@ -42,7 +45,10 @@ struct Health {
   std::vector<Limit> limits;  // reached limits only
 };
 
+inline constexpr std::string_view kCutShort = "cut_short";
 std::vector<Limit> limits_reached(const ReportStats& s, const AnalysisFacts& a);
+// Whether any RoCE packet or PFC frame was analysed (NO DATA otherwise).
+bool analysed(const ReportStats& s);
 // "roce.max_flows (5) was reached: 1990 RoCE packets of later flows were not analysed; ..."
 std::string limit_sentence(const Limit& l);
 

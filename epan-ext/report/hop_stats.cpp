@@ -8,9 +8,7 @@ namespace roceshark::hop {
 void HopStats::add(const TapRecord& r) {
   facts_ = r.facts;
   const Verdict* v = r.verdict;
-  if (v && (points_.empty() || points_.back() != v->point) &&
-      std::find(points_.begin(), points_.end(), v->point) == points_.end())
-    points_.push_back(v->point);
+  if (v && v->beyond == LimitKind::none) points_.insert(v->point);
   if (!v || v->flow == kNoId || v->seq == SeqClass::duplicate) return;
   if (v->role != Role::request && v->role != Role::response && v->role != Role::cnp) return;
   const HopVerdict* h = r.hop;
@@ -61,7 +59,7 @@ bool HopStats::settle(const EventLog& log, const FrameSet& selected, uint32_t up
   const auto& skews = log.skews();
   for (; skew_events_ < skews.size() && skews[skew_events_].frame <= upto; ++skew_events_)
     if (selected.contains(skews[skew_events_].frame)) skews_.push_back(skews[skew_events_]);
-  const auto seen = [&](uint32_t p) { return std::find(points_.begin(), points_.end(), p) != points_.end(); };
+  const auto seen = [&](uint32_t p) { return points_.contains(p); };
   clocks_.clear();
   for (const auto& e : log.clock_estimates())
     if (seen(e.a) && seen(e.b)) clocks_.push_back(e);

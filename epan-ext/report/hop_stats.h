@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_set>
 #include <vector>
 
 #include "epan-ext/analysis/ecn_compare.h"
@@ -88,7 +89,7 @@ class HopStats {
   std::map<uint32_t, QpPathRow> qps_;
   EcnThresholds ecn_;
   const AnalysisFacts* facts_ = nullptr;
-  std::vector<uint32_t> points_;  // where the filter selected RoCE frames
+  std::unordered_set<uint32_t> points_;  // where the filter selected analysed RoCE frames
   std::map<HopKey, FlowLoss> lost_;
   size_t hop_events_ = 0, skew_events_ = 0;  // the log's events taken in so far
   std::vector<Skew> skews_;

@@ -247,6 +247,7 @@ void write_json_report(const ReportStats& s, const AnalysisFacts* a, const std::
   JsonWriter w(out);
   w.begin_object().field("schema", "roceshark-report").field("version", kReportVersion).field("filter", filter);
   const AnalysisFacts& an = a ? *a : no_facts();  // a file with nothing for the engine: empty sections
+  const triage::Triage t = triage::make_triage(s, an);
   w.key("capture").begin_object().field("first_ns", s.impact.first_ns()).field("last_ns", s.impact.last_ns())
       .field("span_ns", s.impact.span_ns()).end_object();
   w.key("points").begin_array();
@@ -254,15 +255,25 @@ void write_json_report(const ReportStats& s, const AnalysisFacts* a, const std::
   w.end_array();
   // Limits reached: the rest of the report covers only part of the capture.
   w.key("limits").begin_array();
-  for (const triage::Limit& l : triage::limits_reached(s, an))
-    w.begin_object().field("name", l.name).field("preference", l.preference).field("value", l.value)
-        .field("packets_beyond", l.packets_beyond).end_object();
+  for (const triage::Limit& l : t.health.limits)
+    if (l.name == triage::kCutShort)
+      w.begin_object().field("name", l.name).field("error", l.beyond).end_object();
+    else
+      w.begin_object().field("name", l.name).field("preference", l.preference).field("value", l.value)
+          .field("packets_beyond", l.packets_beyond).end_object();
+  w.end_array();
+  w.key("capture_quality").begin_array();
+  for (const triage::QualityNote& q : t.quality) {
+    w.begin_object().field("kind", q.kind);
+    if (!q.point.empty()) w.field("point", q.point);
+    w.field("count", q.count).field("text", q.text).end_object();
+  }
   w.end_array();
   write_qps(w, s.qp);
   write_hops(w, s.hops, an);
   write_pfc(w, s.pfc, an);
   write_qos(w, s.qos, an);
-  triage::write_triage(w, triage::make_triage(s, an), s, an);
+  triage::write_triage(w, t, s, an);
   w.end_object();
   w.flush();
   out("\n");

@@ -2,6 +2,9 @@
 // Every statistic at once, fed from one listener: what `-z roce,report`
 // and `-z roce,triage` read.
 #pragma once
+#include <string>
+#include <vector>
+
 #include "epan-ext/report/evidence.h"
 #include "epan-ext/report/hop_stats.h"
 #include "epan-ext/report/impact_stats.h"
@@ -18,6 +21,8 @@ struct ReportStats {
   hop::HopStats hops;
   triage::ImpactStats impact;
   triage::EvidenceStats evidence;
+  // Read errors that cut a capture short, from a front end that knows them.
+  std::vector<std::string> cut_short;
   void add(const TapRecord& r) {
     qp.add(r);
     pfc.add(r);

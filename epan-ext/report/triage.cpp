@@ -117,6 +117,7 @@ Triage make_triage(const ReportStats& s, const AnalysisFacts& a) {
   Triage t;
   t.findings = find(s, a);
   t.health = assess(s, a, t.findings);
+  t.quality = capture_quality(a);
   t.summary = summarise(t.findings, t.health, a);
   return t;
 }
@@ -151,6 +152,12 @@ std::string format_triage(const triage::Triage& t, const std::string& filter) {
                               "; " + x.detail, 13) + "\n";
     out += "   Filter:   " + x.filter + "\n";
     out += "   Fix:      " + wrap(x.fix, 13) + "\n";
+  }
+
+  if (!t.quality.empty()) {
+    out += "\nCapture quality (the capture's, not the network's: it bounds the figures above)\n";
+    for (const QualityNote& q : t.quality)
+      out += "  " + wrap((q.point.empty() ? "" : q.point + ": ") + q.text, 2) + "\n";
   }
 
   out += "\nHealth (thresholds: roce.health_* preferences)\n";

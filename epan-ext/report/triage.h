@@ -5,6 +5,7 @@
 #pragma once
 #include <string>
 
+#include "epan-ext/report/capture_quality.h"
 #include "epan-ext/report/health.h"
 
 namespace roceshark::triage {
@@ -12,6 +13,7 @@ namespace roceshark::triage {
 struct Triage {
   Findings findings;
   Health health;
+  std::vector<QualityNote> quality;
   std::string summary;
 };
 

@@ -36,7 +36,7 @@ void analyse(std::span<const uint8_t> bytes) {
   switch (d.kind) {
     case roceshark::decode::Kind::roce: engine->process(d.packet); break;
     case roceshark::decode::Kind::pause: engine->process(d.pause); break;
-    case roceshark::decode::Kind::dcbx: engine->process(frame, d.dcbx); break;
+    case roceshark::decode::Kind::dcbx: engine->process(frame, in.ts_ns, d.dcbx); break;
     case roceshark::decode::Kind::icmp: engine->process(d.icmp); break;
     case roceshark::decode::Kind::cross: engine->process(d.cross); break;
     case roceshark::decode::Kind::not_ours: break;

@@ -1,13 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Hostile input: corrupt and truncate a scenario with editcap and make
-sure tshark with the plugin survives, under Wireshark's strict debug
-settings (tools/fuzz-test.sh), and that the roceshark command reads the
-same files to the same report, byte for byte. Deterministic: fixed seeds."""
+"""Hostile input: corrupt and truncate a scenario with editcap, and stamp it
+as a broken clock would (retime.py: a step back, stamps passing 2^64, all
+equal, reversed, random), and make sure tshark with the plugin survives,
+under Wireshark's strict debug settings (tools/fuzz-test.sh), that the
+roceshark command reads the same files to the same report, byte for byte,
+and that the figures of a badly stamped capture stay consistent (no stall
+longer than the span allows, no share above 100%). Every run has a time
+limit: a capture that sends the analysis into a loop fails here.
+Deterministic: fixed seeds."""
 import json
 import os
 import subprocess
 import tempfile
+import zlib
 
+import retime
 import rslib
 
 STRICT = {
@@ -26,19 +33,36 @@ def editcap(*args):
     subprocess.run(["editcap", *args], check=True, capture_output=True)
 
 
-def survive(capture, label):
+def consistent(doc, label):
+    """The figures of one report agree with each other, whatever the stamps."""
+    t = doc["triage"]
+    span, qps = t["span_ns"], t["qps"]
+    if not 0 <= t["stalled_share"] <= 1 or t["stalled_ns"] > span * max(qps, 1):
+        raise rslib.Failure(f"{label}: stalled {t['stalled_ns']} ns ({t['stalled_share']}) "
+                            f"over a span of {span} ns and {qps} QPs")
+    for f in t["findings"]:
+        i = f["impact"]
+        if not 0 <= i["share"] <= 1 or i["stall_ns"] > span * max(i["qps"], 1):
+            raise rslib.Failure(f"{label}: finding {f['id']} stalled {i['stall_ns']} ns ({i['share']}) "
+                                f"over a span of {span} ns")
+    if doc["capture"]["span_ns"] != doc["capture"]["last_ns"] - doc["capture"]["first_ns"]:
+        raise rslib.Failure(f"{label}: capture span is not last - first: {doc['capture']}")
+
+
+def survive(capture, label, full=True):
     # -V builds and renders the whole tree; the statistics run the listeners
     # and the triage, and the report must still be JSON.
-    rslib.tshark("-n", "-V", "-r", capture, env=STRICT)
-    rslib.tshark("-n", "-q", "-r", capture, "-z", "roce,qp", "-z", "roce,triage", "-z", "expert", env=STRICT)
+    if full:
+        rslib.tshark("-n", "-V", "-r", capture, env=STRICT)
+        rslib.tshark("-n", "-q", "-r", capture, "-z", "roce,qp", "-z", "roce,triage", "-z", "expert", env=STRICT)
     report = rslib.tshark("-n", "-q", "-r", capture, "-z", "roce,report", env=STRICT)
     try:
-        json.loads(report)
+        consistent(json.loads(report), label)
     except ValueError as e:
         raise rslib.Failure(f"{label}: -z roce,report is not JSON: {e}")
     # The command decodes the same bytes without Wireshark's dissectors: a
     # damaged frame must not make the two disagree.
-    p = subprocess.run([COMMAND, "report", capture], capture_output=True, text=True, timeout=300,
+    p = subprocess.run([COMMAND, "report", capture], capture_output=True, text=True, timeout=120,
                        env=dict(os.environ, TZ="UTC", LC_ALL="C"))
     if p.returncode != 0 or p.stdout != report:
         raise rslib.Failure(f"{label}: roceshark report exited {p.returncode} "
@@ -62,7 +86,18 @@ def run(argv):
                 editcap("-s", str(snap), cap, out)
                 survive(out, f"{name} snaplen {snap}")
                 cases += 1
-    print(f"{cases} corrupted or truncated captures survived")
+            with open(cap, "rb") as f:
+                data = f.read()
+            # A clock step and stamps past 2^64 on every capture; one of the
+            # other three, by the capture's name (CI's time is counted).
+            others = retime.MODES[2:]
+            for mode in ("step", "wrap", others[zlib.crc32(name.encode()) % len(others)]):
+                out = os.path.join(tmp, f"t{mode}-{name}")
+                with open(out, "wb") as f:
+                    f.write(retime.retime(mode, data))
+                survive(out, f"{name} stamped {mode}", full=mode == "step")
+                cases += 1
+    print(f"{cases} corrupted, truncated or badly stamped captures survived")
 
 
 if __name__ == "__main__":

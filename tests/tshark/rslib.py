@@ -57,7 +57,7 @@ class Failure(Exception):
 def tshark(*args, env=None, check_stderr=True):
     cmd = [RS_TSHARK, "--build", BUILD, *args]
     full_env = dict(os.environ, **(env or {}))
-    p = subprocess.run(cmd, capture_output=True, text=True, env=full_env, timeout=600)
+    p = subprocess.run(cmd, capture_output=True, text=True, env=full_env, timeout=300)
     if p.returncode != 0:
         raise Failure(f"{' '.join(cmd)} exited {p.returncode}\n{p.stderr}")
     if check_stderr and any(m in p.stderr for m in BAD_STDERR):

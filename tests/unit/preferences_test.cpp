@@ -62,8 +62,10 @@ TEST(Preferences, ValuesApply) {
   EXPECT_EQ(s.cfg.policy.lossless_mask, 0x09);
   ASSERT_TRUE(set(s, *find("check_icrc"), "FALSE", error)) << error;
   EXPECT_FALSE(s.check_icrc);
-  ASSERT_TRUE(set(s, *find("expect_ecn"), "0", error)) << error;
+  ASSERT_TRUE(set(s, *find("expect_ecn"), "false", error)) << error;
   EXPECT_FALSE(s.cfg.policy.expect_ecn);
+  ASSERT_TRUE(set(s, *find("expect_ecn"), "True", error)) << error;
+  EXPECT_TRUE(s.cfg.policy.expect_ecn);
   ASSERT_TRUE(set(s, *find("clock"), " estimate ", error)) << error;
   EXPECT_EQ(s.cfg.clock_mode, ClockMode::estimate);
   ASSERT_TRUE(set(s, *find("point_key"), "erspan", error)) << error;
@@ -88,6 +90,10 @@ TEST(Preferences, BadValuesChangeNothing) {
       {"timeout_us", "abc", "abc"},
       {"link_gbps", "5000", "1-1600"},
       {"check_icrc", "maybe", "maybe"},
+      // Wireshark reads them as FALSE; they are not what the user meant.
+      {"check_icrc", "1", "'1' is not TRUE or FALSE"},
+      {"check_icrc", "yes", "yes"},
+      {"expect_ecn", "abc", "abc"},
       {"clock", "maybe", "synced or estimate"},
       {"point_key", "mac", "interface, erspan or vlan"},
       {"point_names", "5=a,5=b", "key=name"},

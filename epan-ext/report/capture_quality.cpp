@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "epan-ext/report/capture_quality.h"
+
+#include "epan-ext/report/findings_builder.h"
+
+namespace roceshark::triage {
+
+std::vector<QualityNote> capture_quality(const AnalysisFacts& a) {
+  using detail::duration;
+  std::vector<QualityNote> out;
+  const PointClock& clock = a.clock();
+  if (clock.rebased())
+    out.push_back({"", "clock_rebased", 1,
+                   "the capture is stamped past the year 2116: its first frame is counted as " +
+                       duration(PointClock::kRebasedStartNs) + " after 1970 and the rest from there"});
+  for (const auto& [point, s] : clock.steps()) {
+    std::string text = "timestamps went back " + std::to_string(s.back) + (s.back == 1 ? " time" : " times") +
+                       " (the longest step " + duration(s.largest_ns) + ", first at frame " +
+                       std::to_string(s.first_frame) + ")";
+    if (s.stretches)
+      text += "; " + std::to_string(s.stretches) + (s.stretches == 1 ? " step" : " steps") + " over " +
+              duration(PointClock::kHoldNs) +
+              " started a new stretch, laid right after the one before: durations across a step are not known";
+    if (s.stretches < s.back) text += "; shorter steps were held at the latest time until the stamps caught up";
+    out.push_back({a.point_name(point), "clock_back", s.back, text});
+  }
+  return out;
+}
+
+}  // namespace roceshark::triage
