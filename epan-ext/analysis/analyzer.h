@@ -171,7 +171,7 @@ class Analyzer : public AnalysisFacts {
 
   Config cfg_;
   EventSink* events_;
-  PointClock clock_;
+  PointClock clock_{cfg_.max_points};
   uint64_t ts_ns_ = 0;  // latest_ts()
   pfc::PfcAnalyzer pfc_{cfg_, events_};
   qos::Checker qos_{cfg_.policy};

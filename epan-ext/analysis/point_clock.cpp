@@ -21,6 +21,10 @@ uint64_t PointClock::at(uint32_t point, uint32_t frame, uint64_t raw) {
     if (raw >= kMaxNs) rebase_ = raw - kRebasedStartNs;
   }
   if (point != last_point_) {
+    if (points_.size() >= max_points_ && !points_.contains(point)) {
+      const uint64_t t = raw - rebase_;  // mod 2^64
+      return t < kMaxNs ? t : kMaxNs - 1;
+    }
     auto [it, added] = points_.try_emplace(point);
     last_ = &it->second, last_point_ = point;
     if (added) {

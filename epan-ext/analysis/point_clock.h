@@ -11,7 +11,9 @@
 //   durations inside each stretch are kept, the one across it is taken as 0.
 // - A capture stamped past 2^62 ns (year 2116) from its first frame is
 //   counted from kRebasedStartNs; the report says so.
-// Every step is counted per point for the capture-quality notes.
+// Every step is counted per point for the capture-quality notes. Points
+// past roce.max_points are not analysed: their frames keep their stamps
+// (below 2^62), with no state kept for them.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -23,6 +25,8 @@ class PointClock {
   static constexpr uint64_t kMaxNs = uint64_t{1} << 62;
   static constexpr uint64_t kHoldNs = 1'000'000;
   static constexpr uint64_t kRebasedStartNs = uint64_t{1} << 40;
+
+  explicit PointClock(uint32_t max_points = UINT32_MAX) : max_points_(max_points) {}
 
   struct Steps {
     uint64_t back = 0;         // frames stamped before an earlier frame of the point
@@ -51,6 +55,7 @@ class PointClock {
   };
   void step(uint32_t point, uint32_t frame, uint64_t ns, bool stretch);
 
+  uint32_t max_points_;
   std::map<uint32_t, Point> points_;
   std::map<uint32_t, Steps> steps_;
   bool started_ = false;
