@@ -30,14 +30,10 @@
 #include "cli/batch_queue.h"
 #include "cli/capture_set.h"
 #include "cli/reader.h"
-#include "epan-ext/analysis/analyzer.h"
 #include "epan-ext/decode/frame_decoder.h"
-#include "epan-ext/analysis/event_log.h"
 #include "epan-ext/common/option_list.h"
 #include "epan-ext/common/preferences.h"
-#include "epan-ext/report/tapped.h"
-#include "epan-ext/report/triage.h"
-#include "epan-ext/report/views.h"
+#include "epan-ext/session/session.h"
 
 namespace roceshark::cli {
 namespace {
@@ -53,8 +49,6 @@ constexpr const char* kUsage =
     "  -o roce.NAME:VALUE: a roce.* preference, as tshark -o takes it (README, Preferences)\n"
     "  -j N: threads; 1 reads, decodes and analyses on one, 2 or more read and decode on their\n"
     "        own (the default when 2 cores are available); the output is the same\n";
-
-constexpr std::string_view kViews[] = {"qp", "pfc", "qos", "hops", "triage", "report", "health"};
 
 void print(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
@@ -124,7 +118,7 @@ Options parse(int argc, char** argv) {
   }
   if (i == argc) throw UsageError{"no view"};
   o.view = argv[i++];
-  if (std::find(std::begin(kViews), std::end(kViews), o.view) == std::end(kViews))
+  if (std::find(std::begin(kViewNames), std::end(kViewNames), o.view) == std::end(kViewNames))
     throw UsageError{"unknown view '" + o.view + "'"};
   if (o.fail_on_warn && o.view != "health") throw UsageError{"--fail-on applies to health only"};
   o.files.assign(argv + i, argv + argc);
@@ -132,74 +126,6 @@ Options parse(int argc, char** argv) {
   if (std::count(o.files.begin(), o.files.end(), "-") > 1) throw UsageError{"'-' (the standard input) twice"};
   return o;
 }
-
-// Everything of one capture, as the plugin's session and tap gather it.
-struct Run {
-  explicit Run(const prefs::Settings& s) : settings(s) {}
-  const prefs::Settings settings;
-  EventLog events;
-  Analyzer analyzer{settings.cfg, &events};
-  Tapped<ReportStats> tapped;
-
-  void frame(const Batch& b, const Batch::Item& f) {
-    if (f.kind == decode::Kind::cross) return analyzer.process(b.cross[f.index]);  // weighed only
-    TapRecord rec{nullptr, &analyzer, 0, f.wire_len, nullptr, nullptr, &events};
-    qos::DcbxVerdict dcbx;
-    icmp::Verdict icmp;
-    switch (f.kind) {
-      case decode::Kind::roce:
-        rec = latest_record(analyzer.process(b.packets[f.index]), analyzer, 0, f.wire_len, &events);
-        break;
-      case decode::Kind::pause: rec.pause = &analyzer.process(b.pauses[f.index]); break;
-      case decode::Kind::dcbx: dcbx = analyzer.process(f.number, f.ts_ns, b.dcbx[f.index]), rec.dcbx = &dcbx; break;
-      case decode::Kind::icmp: icmp = analyzer.process(b.icmp[f.index]), rec.icmp = &icmp; break;
-      case decode::Kind::cross:
-      case decode::Kind::not_ours: return;
-    }
-    rec.ts_ns = analyzer.latest_ts();  // the stamp, unless the stamps ran backwards
-    tapped.add(rec);
-  }
-
-  // Prints the view; for health, returns the exit status of its verdict.
-  void name_points(const std::vector<std::pair<uint32_t, std::string>>& names) {
-    for (const auto& [point, name] : names)
-      if (!analyzer.point_named(point)) analyzer.name_point(point, name);
-  }
-
-  int view(std::string_view name, bool fail_on_warn) {
-    tapped.settle();
-    const ReportStats& s = tapped.stats;
-    const AnalysisFacts* a = tapped.facts;
-    const std::string filter;  // display filters need Wireshark: use tshark for them
-    if (name == "qp") views::qp(s.qp, a, filter, print);
-    else if (name == "pfc") views::pfc(s.pfc, a, filter, print);
-    else if (name == "qos") views::qos(s.qos, a, settings.cfg.policy, filter, print);
-    else if (name == "hops") views::hops(s.hops, a, filter, print);
-    else if (name == "triage") views::triage(s, a, filter, print);
-    else if (name == "report") views::report(s, a, filter, print);
-    else return health(s, a, fail_on_warn);
-    return 0;
-  }
-
-  static int health(const ReportStats& s, const AnalysisFacts* a, bool fail_on_warn) {
-    const triage::Triage t = triage::make_triage(s, a ? *a : no_facts());
-    print(format_triage(t, ""));
-    switch (t.health.overall) {
-      case triage::Grade::pass: return 0;
-      case triage::Grade::warn: return fail_on_warn ? 1 : 0;
-      case triage::Grade::fail: return 1;
-      case triage::Grade::incomplete:
-        std::fputs("roceshark: verdict INCOMPLETE: part of the capture was not analysed (see Limit above); cannot "
-                   "judge\n", stderr);
-        return 2;
-      case triage::Grade::no_data:
-        std::fputs("roceshark: verdict NO DATA: no RoCE packet or PFC frame was analysed; nothing to judge\n", stderr);
-        return 2;
-      case triage::Grade::na: break;
-    }
-    return 2;
-  }
-};
 
 int main(int argc, char** argv) {
   if (argc == 2 && (!std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "--help"))) {
@@ -220,10 +146,19 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "roceshark: %s\n", e.what());
     return 2;  // nothing analysed
   }
-  auto run = std::make_unique<Run>(o.settings);
+  auto session = std::make_unique<Session>(o.settings);
   const auto analyse = [&](const Batch& b) {
-    run->name_points(b.names);
-    for (const Batch::Item& f : b.items) run->frame(b, f);
+    for (const auto& [point, name] : b.names) session->name_point(point, name);
+    for (const Batch::Item& f : b.items) {
+      switch (f.kind) {
+        case decode::Kind::roce: session->feed(b.packets[f.index], f.wire_len); break;
+        case decode::Kind::pause: session->feed(b.pauses[f.index], f.wire_len); break;
+        case decode::Kind::dcbx: session->feed(f.number, f.ts_ns, b.dcbx[f.index], f.wire_len); break;
+        case decode::Kind::icmp: session->feed(b.icmp[f.index], f.wire_len); break;
+        case decode::Kind::cross: session->feed(b.cross[f.index]); break;
+        case decode::Kind::not_ours: break;
+      }
+    }
   };
   const unsigned threads = o.threads ? o.threads : std::min(2u, cores_available());
   if (threads == 1) {
@@ -255,9 +190,12 @@ int main(int argc, char** argv) {
   // the report itself says it was cut short (a Limit: INCOMPLETE).
   for (const std::string& e : in->errors()) {
     std::fprintf(stderr, "roceshark: %s; the records before it are analysed\n", e.c_str());
-    run->tapped.stats.cut_short.push_back(e);
+    session->cut_short(e);
   }
-  int status = run->view(o.view, o.fail_on_warn);
+  int status = session->view(o.view, o.fail_on_warn, print);
+  if (o.view == "health" && status == 2)
+    std::fputs("roceshark: cannot judge: the verdict is INCOMPLETE (part of the capture was not analysed: see Limit "
+               "above) or NO DATA (no RoCE packet or PFC frame was analysed)\n", stderr);
   if (!in->errors().empty() && o.view != "health") status = 1;
   // A full disk or a closed output must not pass for a report written.
   if (std::fflush(stdout) != 0 || std::ferror(stdout) || std::fclose(stdout) != 0) {

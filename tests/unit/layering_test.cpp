@@ -6,7 +6,9 @@
 //   report/   verdicts and events to statistics, findings and views: reaches
 //             the analysis only through AnalysisFacts and the tapped records,
 //             never the Analyzer, so it cannot read the analysis' per-packet
-//             state and ignore a display filter.
+//             state and ignore a display filter;
+//   session/  one capture from records to every view, for front ends that
+//             keep no result per frame: sees them all.
 // Includes are followed through headers, so a layer cannot reach past its
 // rule by way of another file.
 #include <gtest/gtest.h>
@@ -47,9 +49,9 @@ bool in_layer(const std::string& path, const std::vector<std::string>& layers) {
 }
 
 // Each file of `layer` reaches only engine files of `allowed`.
-void expect_sees_only(const std::string& layer, const std::vector<std::string>& allowed) {
+void expect_sees_only(const std::string& layer, const std::vector<std::string>& allowed, size_t at_least = 10) {
   const auto files = files_of(layer);
-  EXPECT_GE(files.size(), 10u) << layer;  // the rule found the files it is about
+  EXPECT_GE(files.size(), at_least) << layer;  // the rule found the files it is about
   for (const auto& file : files) {
     std::set<std::string> seen;
     includes(file, seen);
@@ -61,6 +63,16 @@ void expect_sees_only(const std::string& layer, const std::vector<std::string>& 
 TEST(Layering, CommonSeesOnlyItself) { expect_sees_only("common", {"common"}); }
 TEST(Layering, DecodeSeesOnlyCommon) { expect_sees_only("decode", {"decode", "common"}); }
 TEST(Layering, AnalysisSeesNoReport) { expect_sees_only("analysis", {"analysis", "decode", "common"}); }
+
+TEST(Layering, NothingSeesTheSession) {
+  for (const char* layer : {"common", "decode", "analysis", "report"})
+    for (const auto& file : files_of(layer)) {
+      std::set<std::string> seen;
+      includes(file, seen);
+      for (const auto& h : seen) EXPECT_FALSE(h.starts_with("epan-ext/session/")) << file << " reaches " << h;
+    }
+  expect_sees_only("session", {"session", "report", "analysis", "decode", "common"}, 2);
+}
 
 TEST(Layering, ReportSideSeesNoAnalyzer) {
   const auto files = files_of("report");
@@ -84,7 +96,7 @@ TEST(Layering, IncludesAreFollowed) {
 TEST(Layering, EveryEngineFileHasALayer) {
   for (const auto& e : fs::directory_iterator(kSource / "epan-ext"))
     EXPECT_TRUE(e.is_directory() || e.path().filename() == "CMakeLists.txt")
-        << e.path().filename() << ": put it in decode/, analysis/, report/ or common/";
+        << e.path().filename() << ": put it in decode/, analysis/, report/, session/ or common/";
 }
 
 }  // namespace
