@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "epan-ext/report/capture_quality.h"
 #include "epan-ext/report/json_triage.h"
 #include "epan-ext/common/json_writer.h"
 #include "epan-ext/common/qos_policy.h"
@@ -257,6 +258,12 @@ void write_json_report(const ReportStats& s, const AnalysisFacts* a, const std::
   for (const triage::Limit& l : triage::limits_reached(s, an))
     w.begin_object().field("name", l.name).field("preference", l.preference).field("value", l.value)
         .field("packets_beyond", l.packets_beyond).end_object();
+  w.end_array();
+  // What the capture points missed: not the network's doing, but figures there are lower bounds.
+  w.key("capture_quality").begin_array();
+  for (const QualityNote& q : capture_quality(s, an))
+    w.begin_object().field("point", q.point).field("kind", q.kind).field("count", q.count).field("text", q.text)
+        .end_object();
   w.end_array();
   write_qps(w, s.qp);
   write_hops(w, s.hops, an);

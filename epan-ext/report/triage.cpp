@@ -59,6 +59,7 @@ std::string summarise(const Findings& f, const Health& h, const AnalysisFacts& a
   for (const Metric& m : h.metrics)
     if (m.grade == Grade::fail || m.grade == Grade::warn)
       failing += (failing.empty() ? "" : ", ") + m.name + " " + grade_name(m.grade);
+  if (!h.quality.empty()) failing += (failing.empty() ? "" : ", ") + std::string("capture quality");
   s += std::string(" Health: ") + grade_name(h.overall) + (failing.empty() ? "." : " (" + failing + ").");
   for (const Limit& l : h.limits) s += " " + limit_sentence(l);
   return s;
@@ -162,6 +163,7 @@ std::string format_triage(const triage::Triage& t, const std::string& filter) {
   out += table.render();
   out += std::string("Overall: ") + grade_name(t.health.overall) + "\n";
   for (const Limit& l : t.health.limits) out += "Limit:   " + wrap(limit_sentence(l), 9) + "\n";
+  for (const QualityNote& q : t.health.quality) out += "Capture: " + wrap(q.text + ".", 9) + "\n";
   out += "\n";
   out += "Summary\n" + wrap(t.summary, 0) + "\n";
   return out + stats_rule();

@@ -251,6 +251,20 @@ TEST_F(HopTest, LossTheResponderAcknowledgedBeforeAnyResendWasTheTapsMiss) {
   EXPECT_TRUE(log.hop_changes()[1].missed);
 }
 
+TEST_F(HopTest, CopiesTheTapMissedAreCountedAtTheDownstreamPoint) {
+  lose_101(*this);
+  m->acknowledged(0, 102, 92, kA);
+  FrameSet all;
+  for (uint32_t f = 1; f <= frame; ++f) all.add(f);
+  HopStats s;
+  s.settle(log, all);
+  ASSERT_EQ(s.missed().size(), 1u);
+  EXPECT_EQ(s.missed().at(kB), 1u);
+  HopStats none;  // the filter dropped the lost frame: nothing to say
+  none.settle(log, FrameSet{});
+  EXPECT_TRUE(none.missed().empty());
+}
+
 TEST_F(HopTest, LossWhosePsnWasResentStandsWhateverTheAck) {
   lose_101(*this);
   m->resent(0, 101);  // the requester resent it: the first copy was lost

@@ -812,6 +812,42 @@ TEST(Health, ReachedFlowLimitMakesTheVerdictIncomplete) {
   EXPECT_NE(json.find(R"("health":{"verdict":"INCOMPLETE")"), std::string::npos);
 }
 
+// leaf-1's tap misses PSN 1, which b's ACK at nic-a covers and nobody
+// resends: no loss, no finding; a capture-quality note for leaf-1, and the
+// otherwise clean capture is WARN, not PASS.
+TEST(Health, ATapThatMissedCopiesIsCaptureQualityNeverAPass) {
+  TwoPoints t;
+  Wire w;
+  // The default policy's lossless class, ECN-capable.
+  const auto marked = [](PacketInfo p) {
+    p.dscp = 26, p.ecn = 2;
+    return p;
+  };
+  for (uint32_t psn = 0; psn < 4; ++psn) {
+    w.point = 0;
+    t.feed(marked(w.req(psn * 10 * us, psn, psn == 3)));
+    if (psn == 1) continue;
+    w.point = 1;
+    t.feed(marked(w.req(psn * 10 * us + 2 * us, psn, psn == 3)));
+  }
+  for (uint32_t point : {1u, 0u}) {
+    w.point = point;
+    PacketInfo ack = w.resp(42 * us - point * 2 * us, 3);
+    ack.dscp = 26;
+    t.feed(ack);
+  }
+  const Triage tr = t.triage(w.frame);
+  EXPECT_EQ(of_kind(tr, kind("hop_loss")), nullptr);
+  ASSERT_EQ(tr.health.quality.size(), 1u);
+  EXPECT_EQ(tr.health.quality[0].point, "leaf-1");
+  EXPECT_EQ(tr.health.quality[0].kind, "tap_missed_copies");
+  EXPECT_EQ(tr.health.quality[0].count, 1u);
+  for (const Metric& m : tr.health.metrics) EXPECT_LE(m.grade, Grade::pass) << m.name << " " << m.detail;
+  for (const Finding& f : tr.findings.list) ADD_FAILURE() << f.title;
+  EXPECT_EQ(tr.health.overall, Grade::warn);
+  EXPECT_NE(format_triage(tr, "").find("Capture: leaf-1's tap missed 1 copy"), std::string::npos);
+}
+
 TEST(Health, WithinTheFlowLimitNoLimitIsListed) {
   StoredAnalysis a;
   ReportStats stats;

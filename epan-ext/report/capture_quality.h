@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Capture quality: what a capture point's recording lacks, as opposed to
+// what the network did. Not a finding: it says which figures are lower
+// bounds (docs/triage.md, "Capture quality"). One list for every kind, in
+// the triage, the JSON report (`capture_quality`) and where a view shows it.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "epan-ext/report/report_stats.h"
+
+namespace roceshark {
+
+struct QualityNote {
+  std::string point;  // the capture point's name
+  std::string kind;   // "tap_missed_copies"
+  uint64_t count = 0;
+  std::string text;   // one sentence for the user
+};
+
+// Copies a downstream tap missed: the responder's ACK proves they arrived
+// and they were never resent (HopStats::missed).
+std::vector<QualityNote> tap_misses(const hop::HopStats& s, const AnalysisFacts& a);
+// Every note, for the triage and the JSON report.
+std::vector<QualityNote> capture_quality(const ReportStats& s, const AnalysisFacts& a);
+
+}  // namespace roceshark
