@@ -6,7 +6,8 @@
 namespace roceshark::gen {
 
 FaultBook::FaultBook(const Scenario& sc)
-    : sc_(sc), drops_(sc.drops.size()), corrupts_(sc.corrupts.size()), marks_(sc.marks.size()), reorders_(sc.reorders.size()) {}
+    : sc_(sc), drops_(sc.drops.size()), corrupts_(sc.corrupts.size()), marks_(sc.marks.size()), reorders_(sc.reorders.size()),
+      misses_(sc.tap_misses.size()) {}
 
 bool FaultBook::hit(const PacketSelect& s, Counter& c, size_t qp, int side, Traffic t, uint32_t offset) {
   if (s.qp != qp || s.side != side || s.traffic != t || offset < s.first || offset > s.last) return false;
@@ -35,6 +36,9 @@ Fates FaultBook::decide(size_t qp, int req_side, Traffic traffic, uint32_t offse
       f.reorder_segment = sc_.reorders[i].where.segment;
       f.reorder_delay = sc_.reorders[i].delay;
     }
+  for (size_t i = 0; i < misses_.size(); ++i)
+    if (hit(sc_.tap_misses[i].sel, misses_[i], qp, req_side, traffic, offset) && !f.miss_hop)
+      f.miss_hop = sc_.tap_misses[i].hop;
   return f;
 }
 
@@ -48,6 +52,8 @@ std::vector<int> FaultBook::unused() const {
     if (!marks_[i].fired) lines.push_back(sc_.marks[i].line);
   for (size_t i = 0; i < reorders_.size(); ++i)
     if (!reorders_[i].fired) lines.push_back(sc_.reorders[i].line);
+  for (size_t i = 0; i < misses_.size(); ++i)
+    if (!misses_[i].fired) lines.push_back(sc_.tap_misses[i].line);
   std::sort(lines.begin(), lines.end());
   return lines;
 }

@@ -18,6 +18,7 @@ struct Fates {
   std::optional<size_t> mark_hop;         // CE set at this point (travel order)
   std::optional<size_t> reorder_segment;  // takes a longer way across this segment ...
   Ns reorder_delay = 0;                   // ... arriving this much later
+  std::optional<size_t> miss_hop;         // the tap at this point (travel order) does not record it
 };
 
 class FaultBook {
@@ -40,7 +41,7 @@ class FaultBook {
   static bool hit(const PacketSelect& s, Counter& c, size_t qp, int side, Traffic t, uint32_t offset);
 
   const Scenario& sc_;
-  std::vector<Counter> drops_, corrupts_, marks_, reorders_;
+  std::vector<Counter> drops_, corrupts_, marks_, reorders_, misses_;
 };
 
 }  // namespace roceshark::gen

@@ -221,6 +221,15 @@ struct EcnMark {
   int line = 0;
 };
 
+// `tapmiss`: the tap at a point does not record the chosen transmission (a
+// SPAN port dropping mirror copies under load); the packet goes on.
+struct TapMiss {
+  PacketSelect sel;
+  size_t point = 0;
+  size_t hop = 0;  // resolved: index of the point in the travel direction
+  int line = 0;
+};
+
 enum class NakCode : uint8_t { inv_req = 1, rem_access = 2, rem_op = 3 };
 
 struct ForcedReply {
@@ -359,6 +368,7 @@ struct Scenario {
   std::vector<Reorder> reorders;
   std::vector<Corrupt> corrupts;
   std::vector<EcnMark> marks;
+  std::vector<TapMiss> tap_misses;
   std::vector<ForcedReply> replies;
   std::vector<MarkingChange> markings;  // sorted by (qp, side, at)
   std::vector<Rewrite> rewrites;

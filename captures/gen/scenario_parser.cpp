@@ -149,6 +149,7 @@ class Parser {
         {"send", &Parser::message},        {"write", &Parser::message},
         {"read", &Parser::message},        {"atomic", &Parser::atomic},
         {"drop", &Parser::drop},
+        {"tapmiss", &Parser::tap_miss},
         {"corrupt", &Parser::corrupt},     {"ecn_mark", &Parser::ecn_mark},
         {"reorder", &Parser::reorder},
         {"rnr", &Parser::rnr},             {"nak", &Parser::nak},
@@ -651,18 +652,31 @@ class Parser {
     sc_.corrupts.push_back(c);
   }
 
-  void ecn_mark() {
-    want_words(3, 3, "ecn_mark <qp> <requester-host> psn=N[-M] at=<point> [kind=req|readresp] [times=N|all]");
-    EcnMark e;
+  // Something that happens to the chosen packets at one point (at=).
+  template <typename Event>
+  Event at_point(const char* usage, std::string_view kinds) {
+    want_words(3, 3, usage);
+    Event e;
     e.line = line_;
-    e.sel = select("req,readresp,");
+    e.sel = select(kinds);
     auto at = opt("at");
-    if (!at) fail("ecn_mark needs at=<point>");
+    if (!at) fail(std::string(words_[0]) + " needs at=<point>");
     e.point = point(*at);
+    return e;
+  }
+
+  void ecn_mark() {
+    EcnMark e = at_point<EcnMark>(
+        "ecn_mark <qp> <requester-host> psn=N[-M] at=<point> [kind=req|readresp] [times=N|all]", "req,readresp,");
     const Qp& q = sc_.qps[e.sel.qp];
     if (q.transport == Transport::v1) fail("RoCEv1 has no ECN to mark");
     if (q.ecn == 0) fail("qp '" + q.name + "' is Not-ECT (ecn=0): no switch marks it CE");
     sc_.marks.push_back(e);
+  }
+
+  void tap_miss() {
+    sc_.tap_misses.push_back(at_point<TapMiss>(
+        "tapmiss <qp> <requester-host> psn=N[-M] at=<point> [kind=req|ack|readresp] [times=N|all]", "req,ack,readresp,"));
   }
 
   size_t message_id(std::string_view id) const {
@@ -1253,6 +1267,10 @@ class Parser {
     for (auto& e : sc_.marks) {
       Where at{Where::Kind::before, e.point, 0, 0};
       e.hop = resolve(at, points_from(sc_.qps[e.sel.qp], sender_side(e.sel)), e.line);
+    }
+    for (auto& t : sc_.tap_misses) {
+      Where at{Where::Kind::before, t.point, 0, 0};
+      t.hop = resolve(at, points_from(sc_.qps[t.sel.qp], sender_side(t.sel)), t.line);
     }
     for (const auto& m : sc_.messages)
       if (packet_count(m.length, sc_.qps[m.qp].mtu) > (1u << 22)) {

@@ -522,6 +522,7 @@ void Simulation::enter_egress(uint32_t e, const PacketPtr& pp) {
 void Simulation::record(size_t point, const InFlight& p) {
   const Point& pt = sc_.points[point];
   if (pt.only_dir && ((*pt.only_dir)[0] != p.info.src_host || (*pt.only_dir)[1] != p.info.dst_host)) return;
+  if (p.fates.miss_hop == p.hop) return;  // the tap missed it; the packet goes on
   std::string_view lost;
   if (p.fates.drop_segment && *p.fates.drop_segment > p.hop) {
     const size_t node = *p.fates.drop_segment;

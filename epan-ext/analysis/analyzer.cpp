@@ -219,7 +219,7 @@ void Analyzer::match_across_points(const PacketInfo& p, Verdict& v) {
   hop::Copy c;
   c.point = p.point, c.frame = p.frame, c.ts_ns = p.ts_ns, c.dscp = p.dscp, c.pcp = p.pcp, c.ecn = p.ecn, c.ttl = p.ttl;
   c.vlan = p.vlan_id, c.len = hop::capped_len(p.frame_len);
-  c.psn = p.psn, c.original_request = v.role == Role::request && !is_retransmission(v.seq);
+  c.psn = p.psn, c.resend = is_retransmission(v.seq), c.original_request = v.role == Role::request && !c.resend;
   if (auto h = hops_.on_packet(id, v.flow, flows_[v.flow].paired, c)) {
     if (hop::ecn_sample(*h)) {
       const hop::EcnPlace place{h->prev_point, p.point, v.pfc.priority};

@@ -91,17 +91,14 @@ std::optional<HopVerdict> HopMatcher::match(uint64_t id, uint32_t flow, uint32_t
   Group& g = found ? *found : groups_.insert(id, c.ts_ns);
   if (!found) g.flow = flow;
   if (g.n >= kMaxCopies) return std::nullopt;  // hostile repetition: not matched
-  // The k-th copy here is the k-th copy everywhere: retransmissions match copy to copy.
-  size_t k = 0;
-  for (size_t i = 0; i < g.n; ++i) k += g.at(i).point == c.point;
   Copy same[kMaxCopies];
   size_t n_same = 0;
   for (size_t i = 0; i < g.n; ++i) {
     const Copy& x = g.at(i);
-    if (x.point == c.point) continue;
-    size_t before = 0;  // copies at x's point ahead of x
-    for (size_t j = 0; j < i; ++j) before += g.at(j).point == x.point;
-    if (before == k) same[n_same++] = x;
+    bool first_at_point = x.point != c.point;  // each other point once
+    for (size_t j = 0; j < i && first_at_point; ++j) first_at_point = g.at(j).point != x.point;
+    if (!first_at_point) continue;
+    if (const Copy* m = counterpart(g, c, x.point, flow)) same[n_same++] = *m;
   }
   auto keep = [&] {
     g.push(c);
@@ -184,6 +181,34 @@ std::optional<HopVerdict> HopMatcher::match(uint64_t id, uint32_t flow, uint32_t
   else if (!v.overtaken && v.queue_ns <= cfg_.microburst_ns / 2) h.in_burst = false;
   keep();
   return v;
+}
+
+// The k-th copy here is the k-th everywhere, counted among originals or
+// among resends as each point's sequence analysis calls them; several
+// resends there: the first still in flight. Neither rule can apply (a tap
+// missed the other kind): the k-th copy of any kind.
+const Copy* HopMatcher::counterpart(const Group& g, const Copy& c, uint32_t point, uint32_t flow) const {
+  size_t k = 0, k_kind = 0;
+  for (size_t i = 0; i < g.n; ++i)
+    if (g.at(i).point == c.point) ++k, k_kind += g.at(i).resend == c.resend;
+  const Copy *by_order = nullptr, *by_kind = nullptr, *flying = nullptr;
+  size_t rank = 0, rank_kind = 0;
+  for (size_t i = 0; i < g.n; ++i) {
+    const Copy& x = g.at(i);
+    if (x.point != point) continue;
+    if (rank++ == k) by_order = &x;
+    if (x.resend != c.resend) continue;
+    if (rank_kind++ == k_kind) by_kind = &x;
+    if (c.resend && !flying && in_flight(flow, point, x.frame)) flying = &x;
+  }
+  if (flying && rank_kind > 1) return flying;
+  return by_kind ? by_kind : by_order;
+}
+
+bool HopMatcher::in_flight(uint32_t flow, uint32_t point, uint32_t frame) const {
+  auto it = pending_.find(uint64_t{flow} << 32 | point);
+  return it != pending_.end() &&
+         std::any_of(it->second.begin(), it->second.end(), [&](const Pending& p) { return p.frame == frame; });
 }
 
 void HopMatcher::evict(uint64_t now_ns) {

@@ -3,9 +3,13 @@
 //
 // A transmission is recognised at each point by what no hop changes: IP
 // addresses, destination QP, PSN, opcode, payload length and the IPv4 ID.
-// Copies with the same identity at one point are told apart by order: the
-// k-th copy at one point is the k-th at another, so retransmissions match
-// copy to copy. Matching state is bounded by the match window (copies
+// Copies with the same identity at one point (a resend keeps its original's
+// bytes when the IPv4 ID is 0, or over IPv6) are told apart by what the
+// sequence analysis at each point calls them, then by order: the k-th
+// original (resend) at one point is the k-th original (resend) at another.
+// Where that still leaves several resends, the one still in flight on the
+// hop (not yet taken as arrived or lost) is taken: the hop stays FIFO and
+// its latency steady. Matching state is bounded by the match window (copies
 // older than it are forgotten) and by kMaxCopies per identity (a hostile
 // capture repeating one packet cannot make matching quadratic).
 //
@@ -59,6 +63,9 @@ struct Copy {
   // A request's first transmission: the responder's cumulative ACK proves
   // it arrived, so a loss of it that such an ACK covers was the tap's miss.
   bool original_request = false;
+  // The sequence analysis at this point calls it a resend of its PSN:
+  // identical copies match resend to resend (the lost one is the original).
+  bool resend = false;
 };
 
 // Frame lengths the matcher keeps: a jumbo frame fits, a bogus length is capped.
@@ -207,6 +214,9 @@ class HopMatcher {
     Copy copy;
   };
   std::optional<HopVerdict> match(uint64_t id, uint32_t flow, uint32_t reverse, const Copy& c);
+  // `c`'s counterpart among the group's copies at `point`, if any.
+  const Copy* counterpart(const Group& g, const Copy& c, uint32_t point, uint32_t flow) const;
+  bool in_flight(uint32_t flow, uint32_t point, uint32_t frame) const;
   void evict(uint64_t now_ns);
   // The next point on the flow's path after `point`, or UINT32_MAX.
   uint32_t next_point(uint32_t flow, uint32_t point) const;

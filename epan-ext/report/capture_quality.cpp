@@ -3,10 +3,22 @@
 
 #include "epan-ext/report/findings_builder.h"
 
-namespace roceshark::triage {
+namespace roceshark {
 
-std::vector<QualityNote> capture_quality(const AnalysisFacts& a) {
-  using detail::duration;
+std::vector<QualityNote> tap_misses(const hop::HopStats& s, const AnalysisFacts& a) {
+  std::vector<QualityNote> out;
+  for (const auto& [point, n] : s.missed()) {
+    const std::string name = a.point_name(point);
+    out.push_back({name, "tap_missed_copies", n,
+                   name + "'s tap missed " + std::to_string(n) + (n == 1 ? " copy" : " copies") +
+                       " that the responder acknowledged and nobody resent: not a network loss, but its "
+                       "counts are lower bounds"});
+  }
+  return out;
+}
+
+std::vector<QualityNote> clock_steps(const AnalysisFacts& a) {
+  using triage::detail::duration;
   std::vector<QualityNote> out;
   const PointClock& clock = a.clock();
   if (clock.rebased())
@@ -14,7 +26,8 @@ std::vector<QualityNote> capture_quality(const AnalysisFacts& a) {
                    "the capture is stamped past the year 2116: its first frame is counted as " +
                        duration(PointClock::kRebasedStartNs) + " after 1970 and the rest from there"});
   for (const auto& [point, s] : clock.steps()) {
-    std::string text = "timestamps went back " + std::to_string(s.back) + (s.back == 1 ? " time" : " times") +
+    const std::string name = a.point_name(point);
+    std::string text = name + "'s timestamps went back " + std::to_string(s.back) + (s.back == 1 ? " time" : " times") +
                        " (the longest step " + duration(s.largest_ns) + ", first at frame " +
                        std::to_string(s.first_frame) + ")";
     if (s.stretches)
@@ -22,9 +35,15 @@ std::vector<QualityNote> capture_quality(const AnalysisFacts& a) {
               duration(PointClock::kHoldNs) +
               " started a new stretch, laid right after the one before: durations across a step are not known";
     if (s.stretches < s.back) text += "; shorter steps were held at the latest time until the stamps caught up";
-    out.push_back({a.point_name(point), "clock_back", s.back, text});
+    out.push_back({name, "clock_back", s.back, text});
   }
   return out;
 }
 
-}  // namespace roceshark::triage
+std::vector<QualityNote> capture_quality(const ReportStats& s, const AnalysisFacts& a) {
+  std::vector<QualityNote> out = tap_misses(s.hops, a);
+  for (QualityNote& n : clock_steps(a)) out.push_back(std::move(n));
+  return out;
+}
+
+}  // namespace roceshark

@@ -1,23 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// What the capture itself got wrong, said once beside the findings: not the
-// network's doing, but it bounds how far the figures can be trusted
-// (docs/analysis.md, "Time that runs backwards").
+// Capture quality: what a capture point's recording lacks, as opposed to
+// what the network did. Not a finding: it says which figures are lower
+// bounds (docs/triage.md, "Capture quality"). One list for every kind, in
+// the triage, the JSON report (`capture_quality`) and where a view shows it.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "epan-ext/analysis/analysis_facts.h"
+#include "epan-ext/report/report_stats.h"
 
-namespace roceshark::triage {
+namespace roceshark {
 
 struct QualityNote {
   std::string point;  // the capture point's name; empty: the whole capture
-  std::string kind;   // clock_back, clock_rebased
+  std::string kind;   // "tap_missed_copies", "clock_back", "clock_rebased"
   uint64_t count = 0;
-  std::string text;
+  std::string text;   // one sentence for the user
 };
 
-std::vector<QualityNote> capture_quality(const AnalysisFacts& a);
+// Copies a downstream tap missed: the responder's ACK proves they arrived
+// and they were never resent (HopStats::missed).
+std::vector<QualityNote> tap_misses(const hop::HopStats& s, const AnalysisFacts& a);
+// Where the stamps ran backwards, or a capture stamped past 2^62 ns
+// (epan-ext/analysis/point_clock.h; docs/analysis.md, "Time that runs backwards").
+std::vector<QualityNote> clock_steps(const AnalysisFacts& a);
+// Every note, for the triage and the JSON report.
+std::vector<QualityNote> capture_quality(const ReportStats& s, const AnalysisFacts& a);
 
-}  // namespace roceshark::triage
+}  // namespace roceshark

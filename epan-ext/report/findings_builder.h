@@ -90,8 +90,9 @@ void add_pfc_findings(Builder& b);
 void add_qos_findings(Builder& b);
 void add_vlan_findings(Builder& b);
 void add_mtu_findings(Builder& b);
-// Whether a hop's losses are explained by their size (an MTU).
-bool size_explains(const hop::SizeSplit& s, const Config& cfg);  // before the loss findings: the losses it explains are not theirs
+// Whether a hop's (from, to) losses are explained by their size (an MTU):
+// before the loss findings, the losses it explains are not theirs.
+bool size_explains(const Builder& b, std::pair<uint32_t, uint32_t> hop, const hop::SizeSplit& s);
 void add_loss_findings(Builder& b);
 void add_capture_findings(Builder& b);  // clocks, merged points, bad frames, DCBX, RNR, mirror copies
 

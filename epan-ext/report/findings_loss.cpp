@@ -85,7 +85,7 @@ void hop_losses(Builder& b) {
   }
   // Losses the MTU finding explains by their size are its own.
   for (const auto& [k, sz] : b.s.hops.sizes())
-    if (size_explains(sz, b.a.config()) && hops.contains(k)) hops[k].lost -= sz.above;
+    if (size_explains(b, k, sz) && hops.contains(k)) hops[k].lost -= sz.above;
   for (const auto& [k, h] : hops) {
     if (!h.lost) continue;
     const std::string hop = b.hop(k.first, k.second);

@@ -161,18 +161,36 @@ void add_icmp_findings(Builder& b, std::vector<HopFinding>& hops) {
   for (const auto& [router, m] : routers) add_router_finding(b, router, m);
 }
 
+// The smallest LLDP maximum frame size announced at either end of the hop
+// that its lost frames exceed and the frames that crossed it fit (the
+// announcement counts the 4-byte FCS, the capture does not), or 0.
+uint32_t lldp_limit(const Builder& b, std::pair<uint32_t, uint32_t> hop, const hop::SizeSplit& s) {
+  constexpr uint32_t kFcs = 4;
+  uint32_t limit = 0;
+  for (const qos::DcbxEntry& e : b.s.qos.dcbx()) {
+    const uint32_t m = e.announcement.max_frame_size;
+    if (!m || (e.announcement.point != hop.first && e.announcement.point != hop.second)) continue;
+    if (s.smallest_above + kFcs > m && s.largest_passed + kFcs <= m && (!limit || m < limit)) limit = m;
+  }
+  return limit;
+}
+
 }  // namespace
 
 // The size explains a hop's losses when enough of them, and most, are
-// longer than any frame that crossed it.
-bool size_explains(const hop::SizeSplit& s, const Config& cfg) {
-  return s.largest_passed && s.above >= cfg.mtu_min_lost && s.above * 2 > s.lost;
+// longer than any frame that crossed it; or when every one is, and LLDP on
+// the hop's link announces a maximum frame size between the two: then one
+// such loss is enough. Small frames lost too, and no LLDP: not the size.
+bool size_explains(const Builder& b, std::pair<uint32_t, uint32_t> hop, const hop::SizeSplit& s) {
+  if (!s.largest_passed || !s.above) return false;
+  if (s.above >= b.a.config().mtu_min_lost && s.above * 2 > s.lost) return true;
+  return s.above == s.lost && lldp_limit(b, hop, s);
 }
 
 void add_mtu_findings(Builder& b) {
   std::vector<HopFinding> hops;
   for (const auto& [k, s] : b.s.hops.sizes()) {
-    if (!size_explains(s, b.a.config())) continue;
+    if (!size_explains(b, k, s)) continue;
     std::set<uint32_t> streams;
     uint32_t pmtu = 0, cm_frame = kNoFrame;  // the largest path MTU, and the CM REQ that gave it
     for (uint32_t flow : s.flows) {
@@ -193,6 +211,9 @@ void add_mtu_findings(Builder& b) {
                streams_text(streams) + ") were longer than any frame that crossed it: largest passed " +
                cell::grouped(s.largest_passed) + " bytes, smallest lost " + cell::grouped(s.smallest_above) + " bytes (at " + from +
                ")" + pmtu_text(pmtu, cm_frame);
+    if (const uint32_t limit = lldp_limit(b, k, s))
+      f.detail += "; LLDP on this link announces a maximum frame size of " + cell::grouped(limit) +
+                  " bytes (FCS included), between the two";
     f.fix = "A port between " + from + " and " + to + " has an MTU below these frames and drops them. " + mtu_needed(pmtu);
     hops.push_back({&f, streams, {k.first}});
     f.filter = hops.back().filter();

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "epan-ext/report/capture_quality.h"
 #include "epan-ext/report/findings.h"
 
 namespace roceshark::triage {
@@ -43,6 +44,9 @@ struct Health {
   Grade overall = Grade::pass;  // the worst metric; incomplete when a limit was reached
   std::vector<Metric> metrics;
   std::vector<Limit> limits;  // reached limits only
+  // What the capture points' recordings lack: a clean result there is
+  // unproven, so it makes PASS a WARN (never a FAIL).
+  std::vector<QualityNote> quality;
 };
 
 inline constexpr std::string_view kCutShort = "cut_short";

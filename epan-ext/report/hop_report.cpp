@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "epan-ext/report/hop_report.h"
 
+#include "epan-ext/report/capture_quality.h"
 #include "epan-ext/common/text_table.h"
 
 namespace roceshark::hop {
@@ -119,6 +120,7 @@ std::string format_hop_report(const HopStats& stats, const std::string& filter) 
   if (negative && cfg.clock_mode == ClockMode::synced)
     out += "\nNote: " + num(negative) +
            " hop latenc(ies) came out negative: the points' clocks are not synced. Try -o roce.clock:estimate.\n";
+  for (const QualityNote& q : tap_misses(stats, *a)) out += "\nCapture quality: " + q.text + ".\n";
   out += "Latency and queueing percentiles from a log-linear histogram, within 1.6% of the sample at that rank.\n";
   return out + stats_rule();
 }

@@ -52,8 +52,12 @@ bool HopStats::settle(const EventLog& log, const FrameSet& selected, uint32_t up
       hops_.try_emplace({c.key.from, c.key.to});  // a hop whose downstream frames the filter dropped still lost it
       continue;
     }
-    changed |= l.lost_frames.erase(c.lost_frame) > 0;
-    if (c.missed) continue;  // it arrived: the tap missed it (the QP view shows the gap at that point)
+    const bool was_lost = l.lost_frames.erase(c.lost_frame) > 0;
+    changed |= was_lost;
+    if (c.missed) {  // it arrived: the tap at the hop's end missed it (capture quality)
+      if (was_lost) ++missed_[c.key.to];
+      continue;
+    }
     if (selected.contains(c.reordered_frame) && !l.reordered++) l.first_reorder_frame = c.reordered_frame;
   }
   const auto& skews = log.skews();

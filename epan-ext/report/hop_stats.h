@@ -77,6 +77,8 @@ class HopStats {
   std::map<std::pair<uint32_t, uint32_t>, HopLoss> losses() const;
   std::map<std::pair<uint32_t, uint32_t>, SizeSplit> sizes() const;
   const std::vector<Skew>& skews() const { return skews_; }
+  // By downstream point: copies its tap missed (an ACK proved they arrived).
+  const std::map<uint32_t, uint64_t>& missed() const { return missed_; }
   const std::vector<ClockEstimator::Estimate>& clock_estimates() const { return clocks_; }
 
  private:
@@ -94,6 +96,7 @@ class HopStats {
   size_t hop_events_ = 0, skew_events_ = 0;  // the log's events taken in so far
   std::vector<Skew> skews_;
   std::vector<ClockEstimator::Estimate> clocks_;
+  std::map<uint32_t, uint64_t> missed_;
 };
 
 }  // namespace roceshark::hop

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "epan-ext/report/capture_quality.h"
 #include "epan-ext/report/json_triage.h"
 #include "epan-ext/common/json_writer.h"
 #include "epan-ext/common/qos_policy.h"
@@ -263,10 +264,10 @@ void write_json_report(const ReportStats& s, const AnalysisFacts* a, const std::
           .field("packets_beyond", l.packets_beyond).end_object();
   w.end_array();
   w.key("capture_quality").begin_array();
-  for (const triage::QualityNote& q : t.quality) {
-    w.begin_object().field("kind", q.kind);
+  for (const QualityNote& q : t.health.quality) {
+    w.begin_object();
     if (!q.point.empty()) w.field("point", q.point);
-    w.field("count", q.count).field("text", q.text).end_object();
+    w.field("kind", q.kind).field("count", q.count).field("text", q.text).end_object();
   }
   w.end_array();
   write_qps(w, s.qp);

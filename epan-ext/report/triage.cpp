@@ -59,6 +59,7 @@ std::string summarise(const Findings& f, const Health& h, const AnalysisFacts& a
   for (const Metric& m : h.metrics)
     if (m.grade == Grade::fail || m.grade == Grade::warn)
       failing += (failing.empty() ? "" : ", ") + m.name + " " + grade_name(m.grade);
+  if (!h.quality.empty()) failing += (failing.empty() ? "" : ", ") + std::string("capture quality");
   s += std::string(" Health: ") + grade_name(h.overall) + (failing.empty() ? "." : " (" + failing + ").");
   for (const Limit& l : h.limits) s += " " + limit_sentence(l);
   return s;
@@ -117,7 +118,6 @@ Triage make_triage(const ReportStats& s, const AnalysisFacts& a) {
   Triage t;
   t.findings = find(s, a);
   t.health = assess(s, a, t.findings);
-  t.quality = capture_quality(a);
   t.summary = summarise(t.findings, t.health, a);
   return t;
 }
@@ -154,12 +154,6 @@ std::string format_triage(const triage::Triage& t, const std::string& filter) {
     out += "   Fix:      " + wrap(x.fix, 13) + "\n";
   }
 
-  if (!t.quality.empty()) {
-    out += "\nCapture quality (the capture's, not the network's: it bounds the figures above)\n";
-    for (const QualityNote& q : t.quality)
-      out += "  " + wrap((q.point.empty() ? "" : q.point + ": ") + q.text, 2) + "\n";
-  }
-
   out += "\nHealth (thresholds: roce.health_* preferences)\n";
   TextTable table({{"Metric", TextTable::Align::left}, {"Value"}, {"Warn above"}, {"Fail above"},
                    {"Verdict", TextTable::Align::left}, {"Detail", TextTable::Align::left}});
@@ -169,6 +163,7 @@ std::string format_triage(const triage::Triage& t, const std::string& filter) {
   out += table.render();
   out += std::string("Overall: ") + grade_name(t.health.overall) + "\n";
   for (const Limit& l : t.health.limits) out += "Limit:   " + wrap(limit_sentence(l), 9) + "\n";
+  for (const QualityNote& q : t.health.quality) out += "Capture: " + wrap(q.text + ".", 9) + "\n";
   out += "\n";
   out += "Summary\n" + wrap(t.summary, 0) + "\n";
   return out + stats_rule();

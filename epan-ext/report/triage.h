@@ -5,7 +5,6 @@
 #pragma once
 #include <string>
 
-#include "epan-ext/report/capture_quality.h"
 #include "epan-ext/report/health.h"
 
 namespace roceshark::triage {
@@ -13,7 +12,6 @@ namespace roceshark::triage {
 struct Triage {
   Findings findings;
   Health health;
-  std::vector<QualityNote> quality;
   std::string summary;
 };
 

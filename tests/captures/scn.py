@@ -97,6 +97,7 @@ class Scenario:
         self.mirror_rewrite = set()  # points whose SPAN copy is the switch's other side (`rewrite=on`)
         self.reorder_by = set()      # `reorder ... by=T`: the extra time of the longer ways
         self.only_dir = {}
+        self.tap_misses = []  # `tapmiss`: (qp name, requester host, first offset, last offset, point)
         self.cnp_dscp = 48
         self.cnp_ecn = 0
         self.cnp_pcp = 6
@@ -149,6 +150,9 @@ class Scenario:
                 self.qp(pos[0]).read_faults = True  # a READ may be re-issued for its missing responses
             if d == 'reorder':
                 self.reorder_by.add(duration(opts['by']))
+        elif d == 'tapmiss':
+            first, _, last = opts['psn'].partition('-')
+            self.tap_misses.append((pos[0], pos[1], int(first), int(last or first), opts['at']))
         elif d == 'capture':
             self.only_dir[pos[0]] = tuple(opts['dir'].split('->'))
         elif d == 'cnp_dscp':
@@ -411,6 +415,18 @@ class Scenario:
             if (h1, h0) == (src, dst):
                 return sum(list(reversed(lat))[:list(reversed(pts)).index(point) + 1])
         raise KeyError((src, dst))
+
+    def tap_missed(self, src, qpn, psn):
+        """The points whose tap a `tapmiss` directive makes miss some transmission of
+        the request of `src` to QPN `qpn` at `psn` (which ones: the generator counts)."""
+        out = set()
+        for name, host, first, last, point in self.tap_misses:
+            q = self.qp(name)
+            side = q.hosts.index(host)
+            if host == src and q.qpns[1 - side] == qpn and q.psn is not None and \
+                    first <= (psn - q.psn[side]) % (1 << 24) <= last:
+                out.add(point)
+        return out
 
     def records(self, point, src, dst):
         d = self.only_dir.get(point)

@@ -4,7 +4,8 @@ network loss, with one request's copy cut out at a downstream point, as a
 SPAN port dropping mirror copies does: the responder acknowledged the PSN
 and it was never resent, so the cut adds no hop loss, no hop_loss
 finding, no roce.hop.lost_after and leaves the Loss verdict as it was, and the QP table shows the gap
-at the point that missed it. Routed (mp_ce) and L2-bridged
+at the point that missed it. The report's capture_quality and -z roce,hops say once that that point
+missed one copy, and the health is not PASS. Routed (mp_ce) and L2-bridged
 (mp_vlan_bridged, mp_besteffort_bridged) layouts, and flows with late,
 reordered copies (mp_vlan_bridged, mp_ecn_reorder). The real losses of
 mp_drop and multipoint, resent after their NAKs, still stand. The command
@@ -37,7 +38,14 @@ def judged(capture, label):
     loss = next(m for m in r["triage"]["health"]["metrics"] if m["name"] == "loss")
     lost = sum(h["lost"] for h in r["hops"])
     marked = rslib.tshark("-n", "-2", "-r", capture, "-Y", "roce.hop.lost_after", "-T", "fields", "-e", "frame.number")
-    return kinds, loss, lost, marked.split()
+    missed = {q["point"]: q["count"] for q in r["capture_quality"] if q["kind"] == "tap_missed_copies"}
+    return kinds, loss, lost, marked.split(), missed, r["triage"]["health"]["verdict"]
+
+
+def hops_note(capture):
+    """The capture-quality lines of -z roce,hops."""
+    out = rslib.tshark("-n", "-q", "-r", capture, "-z", "roce,hops")
+    return [l for l in out.splitlines() if l.startswith("Capture quality: ")]
 
 
 def gaps(capture):
@@ -59,8 +67,8 @@ def run(argv):
         for scenario, points in CUTS.items():
             whole = rslib.capture_path(scenario)
             want, before = judged(whole, scenario), gaps(whole)
-            if "hop_loss" in want[0] or want[2] or want[3]:
-                raise rslib.Failure(f"{scenario}: has a hop loss of its own: pick a capture without")
+            if "hop_loss" in want[0] or want[2] or want[3] or want[4]:
+                raise rslib.Failure(f"{scenario}: has a hop loss or a tap miss of its own: pick a capture without")
             for point in points:
                 frame = request_frames(whole, point)[2]
                 cut = os.path.join(tmp, f"{scenario}-{point}.pcapng")
@@ -71,6 +79,12 @@ def run(argv):
                 if "hop_loss" in got[0] or got[2] or got[3] or got[1]["verdict"] != want[1]["verdict"]:
                     raise rslib.Failure(f"{label}: taken as a network loss: findings {got[0]}, "
                                         f"hops lost {got[2]}, lost_after on {got[3]}, Loss {got[1]['verdict']}")
+                # Said once, as capture quality, in the report and -z roce,hops; never a PASS.
+                notes = hops_note(cut)
+                if got[4] != {point: 1} or got[5] == "PASS" or len(notes) != 1 or not notes[0].startswith(
+                        f"Capture quality: {point}'s tap missed 1 copy"):
+                    raise rslib.Failure(f"{label}: capture quality {got[4]}, health {got[5]}, -z roce,hops {notes}; "
+                                        f"want {point} missing 1 copy, not PASS")
                 # A point whose flow was already reordered there may show the
                 # missing copy inside a gap it had: then no gap is added.
                 added = {p: n - before.get(p, 0) for p, n in gaps(cut).items() if n != before.get(p, 0)}
@@ -78,7 +92,7 @@ def run(argv):
                     raise rslib.Failure(f"{label}: PSN gaps added by point {added}, want one at {point}")
                 print(f"{label}: no loss, the gap shown at {point}")
     for scenario in ("mp_drop", "multipoint"):
-        kinds, loss, lost, marked = judged(rslib.capture_path(scenario), scenario)
+        kinds, loss, lost, marked, _, _ = judged(rslib.capture_path(scenario), scenario)
         if "hop_loss" not in kinds or not lost or len(marked) != lost or loss["verdict"] != "FAIL":
             raise rslib.Failure(f"{scenario}: its resent loss must stand: findings {kinds}, hops lost {lost}, "
                                 f"lost_after on {marked}, Loss {loss['verdict']}")

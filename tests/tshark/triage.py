@@ -72,6 +72,11 @@ EXPECT = {
     "mirror_bridged": ("lossy_queue", {"mirror_duplicates"}),
     "pfc_bridged": ("pfc_storm", set()),
     "reorder_ooo": (None, {"reordering"}),
+    "mp_identical": ("hop_loss", {"lossy_queue"}),
+    "mp_identical_v6": ("hop_loss", {"lossy_queue"}),
+    "mp_mtu_lldp": ("mtu_mismatch", set()),
+    "mp_mtu_lldp_bridged": ("mtu_mismatch", {"lldp_max_frame"}),
+    "mp_tapmiss_bridged": (None, {"reordering"}),
 }
 # scenario: kinds that must not appear (what the scenario's fabric does not
 # do, though a habit of the analysis might say it does).
@@ -80,9 +85,21 @@ ABSENT = {
     "reorder_nak_long": {"lossy_queue"},
     "mp_cnp_strict": {"cnp_queued"},
     "mp_besteffort_ets": {"starved_by_besteffort"},
+    # Frames above the LLDP maximum lost, the shorter ones through: the size, not a lossy queue.
+    "mp_mtu_lldp": {"lossy_queue", "hop_loss", "loss"},
+    "mp_mtu_lldp_bridged": {"lossy_queue", "hop_loss", "loss"},
+    # A resend that is the only downstream copy of its PSN matched to its upstream resend: no reordering.
+    "mp_identical": {"reordering"},
+    "mp_identical_v6": {"reordering"},
+    # Nothing lost: a tap missed copies.
+    "mp_tapmiss": {"hop_loss", "lossy_queue", "loss"},
+    "mp_tapmiss_bridged": {"hop_loss", "lossy_queue", "loss"},
 }
+# scenario: {point: copies its tap missed}, the capture-quality notes; a
+# capture without is expected to have none. Never a finding, never a PASS.
+TAP_MISSED = {"mp_tapmiss": {"nic-a": 1, "nic-b": 2}, "mp_tapmiss_bridged": {"nic-a": 1, "nic-b": 2}}
 # Correct traffic: no finding above a note, and a clean bill of health.
-CLEAN = {"clean", "qos_clean", "mp_ce", "cm_reuse", "cnp", "reorder_ooo"}
+CLEAN = {"clean", "qos_clean", "mp_ce", "cm_reuse", "cnp", "reorder_ooo", "mp_tapmiss", "mp_tapmiss_bridged"}
 # ... and of those, the ones with no congestion either: a clean bill of
 # health (the others are CE-marked on purpose, which the ECN-CE metric grades).
 HEALTHY = {"clean", "cm_reuse", "reorder_ooo"}
@@ -178,6 +195,14 @@ def run(argv):
     overall = re.search(r"^Overall: (\w+)$", text, re.M)
     if not overall or overall.group(1) != triage["health"]["verdict"]:
         problems.append(f"the text's verdict differs from the report's {triage['health']['verdict']}")
+    missed = {q["point"]: q["count"] for q in doc["capture_quality"] if q["kind"] == "tap_missed_copies"}
+    if missed != TAP_MISSED.get(scenario, {}):
+        problems.append(f"tap-missed copies {missed}, expected {TAP_MISSED.get(scenario, {})}")
+    if missed and triage["health"]["verdict"] == "PASS":
+        problems.append("a tap missed copies, yet the health is PASS")
+    lines = re.findall(r"^Capture: (.*)$", text, re.M)  # wrapped: their starts
+    if [l[:40] for l in lines] != [q["text"][:40] for q in doc["capture_quality"]]:
+        problems.append(f"the text's Capture: lines {lines} are not the report's {doc['capture_quality']}")
     if problems:
         raise rslib.Failure(f"{scenario}:\n  " + "\n  ".join(problems))
     print(f"{scenario}: {len(findings)} findings {kinds[:4]}, health {triage['health']['verdict']}")

@@ -97,6 +97,82 @@ TEST_F(HopTest, RetransmissionsMatchCopyToCopy) {
   EXPECT_EQ(v->queue_ns, 1 * us);  // above the hop's 2 us minimum
 }
 
+// Copies that bytes cannot tell apart (IPv6, or IPv4 ID 0): PSN 101's
+// original (id 2) is lost between A and B, so B's only copy of it is the
+// resend. Each copy says whether its point's sequence analysis calls it a
+// resend.
+struct Identical {
+  HopTest& t;
+  std::optional<HopVerdict> see(uint64_t id, uint32_t point, uint64_t at, bool resend = false) {
+    Copy c;
+    c.point = point, c.frame = ++t.frame, c.ts_ns = at, c.ttl = 64, c.resend = resend;
+    return t.m->on_packet(id, 0, kNone, c);
+  }
+};
+
+TEST_F(HopTest, ResendThatIsTheOnlyDownstreamCopyMatchesTheUpstreamResend) {
+  Identical i{*this};
+  i.see(1, kA, 0);                      // frame 1: 100
+  i.see(2, kA, 1 * us);                 // frame 2: 101, lost before B
+  i.see(3, kA, 2 * us);                 // frame 3: 102
+  i.see(1, kB, 3 * us);                 // frame 4
+  i.see(3, kB, 5 * us);                 // frame 5: 101 taken as lost
+  i.see(2, kA, 50 * us, true);          // frame 6: go-back-N resend of 101
+  i.see(3, kA, 51 * us, true);          // frame 7: and of 102
+  auto v = i.see(2, kB, 53 * us, true);  // frame 8: B's only copy of 101, a resend there
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->prev_frame, 6u);
+  EXPECT_EQ(v->latency_ns, int64_t(3 * us));
+  EXPECT_FALSE(v->overtaken);
+  auto w = i.see(3, kB, 54 * us, true);  // frame 9: B's second copy of 102
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->prev_frame, 7u);
+  EXPECT_EQ(w->latency_ns, int64_t(3 * us));
+  EXPECT_TRUE(log.lost_after(2));   // the original is the loss
+  EXPECT_FALSE(log.lost_after(6));  // not the resend
+  const HopLoss h = losses({kA, kB, 0});
+  EXPECT_EQ(h.lost, 1u);
+  EXPECT_EQ(h.reordered, 0u);
+}
+
+TEST_F(HopTest, OfSeveralUpstreamResendsTheOneStillInFlightMatches) {
+  // 101's original and first resend are both lost before B: B's one copy is
+  // the second resend, the upstream copy that has not yet reached B.
+  Identical i{*this};
+  i.see(1, kA, 0);                       // frame 1
+  i.see(2, kA, 1 * us);                  // frame 2: lost
+  i.see(3, kA, 2 * us);                  // frame 3
+  i.see(1, kB, 3 * us);
+  i.see(3, kB, 5 * us);
+  i.see(2, kA, 50 * us, true);           // frame 6: first resend, lost
+  i.see(3, kA, 51 * us, true);           // frame 7
+  i.see(3, kB, 54 * us, true);           // frame 8: 6 taken as lost
+  i.see(2, kA, 100 * us, true);          // frame 9: second resend
+  auto v = i.see(2, kB, 103 * us, true);
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->prev_frame, 9u);
+  EXPECT_EQ(v->latency_ns, int64_t(3 * us));
+  EXPECT_FALSE(v->overtaken);
+  EXPECT_TRUE(log.lost_after(2));
+  EXPECT_TRUE(log.lost_after(6));
+  EXPECT_EQ(losses({kA, kB, 0}).reordered, 0u);
+}
+
+TEST_F(HopTest, OvertakenOriginalStillMatchesTheOriginal) {
+  // Reordering, not loss: B's late copy of 101 is an original there too.
+  Identical i{*this};
+  i.see(1, kA, 0);
+  i.see(2, kA, 1 * us);                  // frame 2
+  i.see(3, kA, 2 * us);
+  i.see(1, kB, 3 * us);
+  i.see(3, kB, 5 * us);                  // 2 taken as lost ...
+  auto v = i.see(2, kB, 6 * us);         // ... and arrives: overtaken
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->prev_frame, 2u);
+  EXPECT_TRUE(v->overtaken);
+  EXPECT_EQ(losses({kA, kB, 0}).lost, 0u);
+}
+
 TEST_F(HopTest, CopiesOutsideTheWindowAreForgotten) {
   cfg.match_window_ns = 1 * ms;
   reset();
@@ -173,6 +249,20 @@ TEST_F(HopTest, LossTheResponderAcknowledgedBeforeAnyResendWasTheTapsMiss) {
   EXPECT_EQ(h.reordered, 0u);  // not overtaken either
   ASSERT_EQ(log.hop_changes().size(), 2u);
   EXPECT_TRUE(log.hop_changes()[1].missed);
+}
+
+TEST_F(HopTest, CopiesTheTapMissedAreCountedAtTheDownstreamPoint) {
+  lose_101(*this);
+  m->acknowledged(0, 102, 92, kA);
+  FrameSet all;
+  for (uint32_t f = 1; f <= frame; ++f) all.add(f);
+  HopStats s;
+  s.settle(log, all);
+  ASSERT_EQ(s.missed().size(), 1u);
+  EXPECT_EQ(s.missed().at(kB), 1u);
+  HopStats none;  // the filter dropped the lost frame: nothing to say
+  none.settle(log, FrameSet{});
+  EXPECT_TRUE(none.missed().empty());
 }
 
 TEST_F(HopTest, LossWhosePsnWasResentStandsWhateverTheAck) {

@@ -263,9 +263,9 @@ void send_big_write(TwoPoints& t, Wire& w, uint64_t at) {
 
 // Four 4 KB WRITE FIRSTs lost between the points, each with the router's
 // ICMP about it at point 0 when `icmp`, and the 512-byte WRITE LASTs that cross.
-void lose_big_frames(TwoPoints& t, Wire& w, bool icmp) {
+void lose_big_frames(TwoPoints& t, Wire& w, bool icmp, int n = 4) {
   uint32_t psn = 0;
-  for (int i = 0; i < 4; ++i, psn += 2) {
+  for (int i = 0; i < n; ++i, psn += 2) {
     const uint64_t at = i * 20 * us;
     w.point = 0;
     PacketInfo big = w.req(at, psn, false, kWriteFirst, 4096);
@@ -315,6 +315,57 @@ TEST(Findings, SizeDependentLossOnAHopIsAnMtuMismatch) {
     EXPECT_NE(f->fix.find("at least 4,180 bytes"), std::string::npos) << f->fix;
     EXPECT_EQ(of_kind(tr, kind("hop_loss")), nullptr);  // the size explains all of them
   }
+}
+
+// LLDP at the hop's upstream point announcing `max_frame` (FCS included).
+void announce_max_frame(TwoPoints& t, uint32_t frame, uint16_t max_frame) {
+  qos::DcbxAnnouncement a;
+  a.point = 0, a.max_frame_size = max_frame;
+  t.stats.qos.add_dcbx(frame, "nic-a", a, {});
+}
+
+// Two long frames lost, fewer than roce.mtu_min_lost: their size alone is
+// no proof; with LLDP on the link announcing a maximum between the frames
+// that pass and those lost, it is. Not when short frames are lost too.
+TEST(Findings, FewSizeDependentLossesAreAnMtuMismatchWhenLldpAnnouncesTheLimit) {
+  for (const uint16_t announced : {uint16_t{0}, uint16_t{9216}, uint16_t{1522}}) {
+    TwoPoints t;
+    Wire w;
+    lose_big_frames(t, w, false, 2);
+    if (announced) announce_max_frame(t, ++w.frame, announced);
+    const Triage tr = t.triage(w.frame);
+    const Finding* f = of_kind(tr, kind("mtu_mismatch"));
+    if (announced != 1522) {  // none, or one the lost frames fit
+      EXPECT_EQ(f, nullptr) << announced;
+      ASSERT_NE(of_kind(tr, kind("hop_loss")), nullptr);
+      continue;
+    }
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->evidence, 2u);
+    EXPECT_NE(f->detail.find("LLDP on this link announces a maximum frame size of 1,522 bytes"), std::string::npos)
+        << f->detail;
+    EXPECT_EQ(of_kind(tr, kind("hop_loss")), nullptr);
+    EXPECT_EQ(of_kind(tr, kind("lossy_queue")), nullptr);
+  }
+  TwoPoints t;
+  Wire w;
+  lose_big_frames(t, w, false, 2);
+  w.point = 0;
+  PacketInfo small = w.req(50 * us, 4, false, kWriteOnly, 256);  // never reaches leaf-1 either
+  small.frame_len = 314;
+  t.feed(small);
+  w.point = 0;
+  PacketInfo next = w.req(51 * us, 5, true, kWriteOnly, 512);
+  next.frame_len = 570;
+  t.feed(next);
+  w.point = 1;
+  next = w.req(53 * us, 5, true, kWriteOnly, 512);
+  next.frame_len = 570;
+  t.feed(next);
+  announce_max_frame(t, ++w.frame, 1522);
+  const Triage tr = t.triage(w.frame);
+  EXPECT_EQ(of_kind(tr, kind("mtu_mismatch")), nullptr);
+  ASSERT_NE(of_kind(tr, kind("hop_loss")), nullptr);
 }
 
 // One capture point at the sender: the ICMP messages are the finding,
@@ -759,6 +810,42 @@ TEST(Health, ReachedFlowLimitMakesTheVerdictIncomplete) {
             std::string::npos)
       << json.substr(0, 400);
   EXPECT_NE(json.find(R"("health":{"verdict":"INCOMPLETE")"), std::string::npos);
+}
+
+// leaf-1's tap misses PSN 1, which b's ACK at nic-a covers and nobody
+// resends: no loss, no finding; a capture-quality note for leaf-1, and the
+// otherwise clean capture is WARN, not PASS.
+TEST(Health, ATapThatMissedCopiesIsCaptureQualityNeverAPass) {
+  TwoPoints t;
+  Wire w;
+  // The default policy's lossless class, ECN-capable.
+  const auto marked = [](PacketInfo p) {
+    p.dscp = 26, p.ecn = 2;
+    return p;
+  };
+  for (uint32_t psn = 0; psn < 4; ++psn) {
+    w.point = 0;
+    t.feed(marked(w.req(psn * 10 * us, psn, psn == 3)));
+    if (psn == 1) continue;
+    w.point = 1;
+    t.feed(marked(w.req(psn * 10 * us + 2 * us, psn, psn == 3)));
+  }
+  for (uint32_t point : {1u, 0u}) {
+    w.point = point;
+    PacketInfo ack = w.resp(42 * us - point * 2 * us, 3);
+    ack.dscp = 26;
+    t.feed(ack);
+  }
+  const Triage tr = t.triage(w.frame);
+  EXPECT_EQ(of_kind(tr, kind("hop_loss")), nullptr);
+  ASSERT_EQ(tr.health.quality.size(), 1u);
+  EXPECT_EQ(tr.health.quality[0].point, "leaf-1");
+  EXPECT_EQ(tr.health.quality[0].kind, "tap_missed_copies");
+  EXPECT_EQ(tr.health.quality[0].count, 1u);
+  for (const Metric& m : tr.health.metrics) EXPECT_LE(m.grade, Grade::pass) << m.name << " " << m.detail;
+  for (const Finding& f : tr.findings.list) ADD_FAILURE() << f.title;
+  EXPECT_EQ(tr.health.overall, Grade::warn);
+  EXPECT_NE(format_triage(tr, "").find("Capture: leaf-1's tap missed 1 copy"), std::string::npos);
 }
 
 TEST(Health, WithinTheFlowLimitNoLimitIsListed) {
