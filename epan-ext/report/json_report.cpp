@@ -156,7 +156,8 @@ void write_pfc(JsonWriter& w, const pfc::PfcStats& s, const AnalysisFacts& a) {
     for (size_t i = 0; i < eps.size() && i < kMaxEpisodes; ++i) {
       const auto& e = eps[i];
       w.begin_object().field("start_ns", e.start_ns).field("end_ns", e.end_ns).field("paused_ns", e.paused_ns)
-          .field("frames", e.frames).field("first_frame", e.first_frame).field("storm", e.storm).end_object();
+          .field("frames", e.frames).field("first_frame", e.first_frame).field("storm", e.storm).field("chatter", e.chatter)
+          .end_object();
     }
     w.end_array().field("episodes_dropped", static_cast<uint64_t>(eps.size() > kMaxEpisodes ? eps.size() - kMaxEpisodes : 0));
     w.key("storms").begin_array();

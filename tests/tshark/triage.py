@@ -71,6 +71,8 @@ EXPECT = {
     "mirror_rewrite": ("lossy_queue", {"mirror_duplicates", "merged_points"}),
     "mirror_bridged": ("lossy_queue", {"mirror_duplicates"}),
     "pfc_bridged": ("pfc_storm", set()),
+    "pfc_chatter": (None, {"pfc_chatter"}),
+    "pfc_chatter_bridged": (None, {"pfc_chatter"}),
     "reorder_ooo": (None, {"reordering"}),
 }
 # scenario: kinds that must not appear (what the scenario's fabric does not
@@ -80,6 +82,8 @@ ABSENT = {
     "reorder_nak_long": {"lossy_queue"},
     "mp_cnp_strict": {"cnp_queued"},
     "mp_besteffort_ets": {"starved_by_besteffort"},
+    "pfc_chatter": {"pfc_storm"},
+    "pfc_chatter_bridged": {"pfc_storm"},
 }
 # Correct traffic: no finding above a note, and a clean bill of health.
 CLEAN = {"clean", "qos_clean", "mp_ce", "cm_reuse", "cnp", "reorder_ooo"}
@@ -94,7 +98,7 @@ EXACT = {"pfc_storm", "pfc_propagation", "ecn_above_xoff", "pfc_wrong_class", "l
          "dscp_remarked", "pcp_mismatch", "inconsistent_marking", "ecn_not_capable", "cnp_class", "icrc_bad",
          "loss", "timeout_retransmission", "ce_without_cnp", "bad_pfc_frames", "merged_points", "rnr",
          "mirror_duplicates", "nak_error", "reorder_nak", "reordering", "vlan_changed", "mtu_mismatch", "cnp_queued",
-         "starved_by_besteffort"}
+         "starved_by_besteffort", "pfc_chatter"}
 
 
 def selected(capture, flt):
