@@ -49,7 +49,7 @@ void write_qps(JsonWriter& w, const QpStats& s) {
     flow(w, r.flow, "requester", "responder");
     w.field("requests", r.requests).field("bytes", r.request_bytes);
     if (r.has_psn) w.field("first_psn", r.first_psn).field("highest_psn", r.highest_psn);
-    w.field("gaps", r.gaps).field("missing_psns", r.missing_psns).field("retransmissions", r.retransmissions)
+    w.field("gaps", r.gaps).field("skipped_psns", r.skipped_psns).field("retransmissions", r.retransmissions)
         .field("gbn_resends", r.gbn_resends).field("timeout_retransmissions", r.timeout_retransmissions)
         .field("rnr_retries", r.rnr_retries).field("selective_resends", r.selective_resends)
         .field("read_retries", r.read_retries).field("out_of_order", r.out_of_order)
