@@ -35,9 +35,9 @@ const char* icrc_name(IcrcState s) {
 }
 
 // Info column tag, like TCP's "[TCP Retransmission]".
-const char* info_tag(const Verdict& v) {
-  if (v.seq == SeqClass::duplicate) return "[RoCE Duplicate] ";
-  switch (v.seq) {
+const char* info_tag(const Verdict& v, SeqClass seq) {
+  if (seq == SeqClass::duplicate) return "[RoCE Duplicate] ";
+  switch (seq) {
     case SeqClass::gap: return "[RoCE PSN Gap] ";
     case SeqClass::retransmission: return "[RoCE Retransmission] ";
     case SeqClass::gbn_resend: return "[RoCE Go-back-N] ";
@@ -110,7 +110,7 @@ void add_notes(proto_tree* t, proto_item* root, tvbuff_t* tvb, packet_info* pinf
 }
 
 void render_request(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verdict& v, const NoteContext& c) {
-  proto_item* seq = gen(proto_tree_add_string(t, ids.seq, tvb, 0, 0, seq_class_name(v.seq)));
+  proto_item* seq = gen(proto_tree_add_string(t, ids.seq, tvb, 0, 0, seq_class_name(shown_seq(v, c))));
   proto_tree* st = proto_item_add_subtree(seq, ids.ett_seq);
   if (v.has_expected) gen(proto_tree_add_uint(st, ids.expected_psn, tvb, 0, 0, v.expected_psn));
   add_notes(st, seq, tvb, pinfo, request_notes(v, c));
@@ -160,7 +160,13 @@ void render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Verdict& 
     col_clear(pinfo->cinfo, COL_INFO);
     col_add_fstr(pinfo->cinfo, COL_INFO, "CNP QP=0x%06x", qp);
   }
-  if (const char* tag = info_tag(v)) col_prepend_fstr(pinfo->cinfo, COL_INFO, "%s", tag);
+  // Later events, known on later passes: a NAK taken back by its late
+  // original, the recovery mode a QP showed after its first resend.
+  const NoteContext c{qp, a.point_name(v.point),
+                      v.nak_frame && session_events().nak_taken_back(v.nak_frame) != 0,
+                      v.nak == NakCode::psn_sequence_error && !v.reorder_nak ? session_events().nak_taken_back(v.frame) : 0,
+                      v.flow != kNoId && a.recovery_mode(v.flow) == RecoveryMode::selective};
+  if (const char* tag = info_tag(v, shown_seq(v, c))) col_prepend_fstr(pinfo->cinfo, COL_INFO, "%s", tag);
 
   // Nobody looks at our items in most tshark runs: then add none (a null
   // tree makes every proto_tree_add_* return at once) but keep the expert
@@ -181,9 +187,6 @@ void render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Verdict& 
   proto_item_append_text(gen(proto_tree_add_uint(t, ids.point, tvb, 0, 0, v.point)), " (%s)", point.c_str());
   gen(proto_tree_add_string(t, ids.role, tvb, 0, 0, role_name(v.role)));
 
-  // Later events, known on later passes: a NAK taken back by its late original.
-  const NoteContext c{qp, point, v.nak_frame && session_events().nak_taken_back(v.nak_frame) != 0,
-                      v.nak == NakCode::psn_sequence_error && !v.reorder_nak ? session_events().nak_taken_back(v.frame) : 0};
   if (v.role == Role::request) render_request(tvb, pinfo, t, v, c);
   if (v.role == Role::response) render_response(tvb, pinfo, t, v, c);
   add_notes(t, ti, tvb, pinfo, cnp_notes(v, c));

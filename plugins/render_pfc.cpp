@@ -16,6 +16,7 @@ namespace {
 
 // The catalogue rows this file renders.
 constexpr checks::Kind kPfcStorm = checks::kind("pfc_storm");
+constexpr checks::Kind kPfcChatter = checks::kind("pfc_chatter");
 constexpr checks::Kind kEcnAboveXoff = checks::kind("ecn_above_xoff");
 constexpr checks::Kind kPfcWrongClass = checks::kind("pfc_wrong_class");
 constexpr checks::Kind kPfcPropagation = checks::kind("pfc_propagation");
@@ -49,6 +50,13 @@ void render_pause(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const pfc
       if (v.storm_start & bit)
         expert_add_info_format(pinfo, si, check_expert(kPfcStorm), "%s",
                                pfc::storm_text(point, mac, p, a.config().storm_ns).c_str());
+    }
+    if (v.chatter & bit) {
+      proto_item* hi = add_flag(ct, tvb, check_field(kPfcChatter));
+      if (v.chatter_start & bit)
+        expert_add_info_format(
+            pinfo, hi, check_expert(kPfcChatter), "%s",
+            pfc::chatter_text(point, mac, p, a.config().storm_ns, a.config().storm_share_pct).c_str());
     }
     if (v.no_ecn & bit) {
       proto_item* ni = add_flag(ct, tvb, check_field(kEcnAboveXoff));

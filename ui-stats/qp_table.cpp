@@ -13,7 +13,7 @@ namespace roceshark::ui_stats {
 namespace {
 
 enum Column : guint {
-  point, stream, requester, responder, dest_qp, requests, gaps, missing, retrans, dups, responses, nak_seq, rnr_nak,
+  point, stream, requester, responder, dest_qp, requests, gaps, skipped, retrans, dups, responses, nak_seq, rnr_nak,
   cnps, ecn_ce, hop_p50, hop_p99, rtt_p50, rtt_p99
 };
 
@@ -30,7 +30,7 @@ class QpTable {
         {TABLE_ITEM_STRING, TAP_ALIGN_LEFT, "DestQP", "%s"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Requests", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Gaps", "%u"},
-        {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Missing PSNs", "%u"},
+        {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Skipped PSNs", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Retrans", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Dup", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Responses", "%u"},
@@ -81,7 +81,7 @@ class QpTable {
     const guint row = it->second;
     rows_.set_uint(row, requests, r.requests);
     rows_.set_uint(row, gaps, r.gaps);
-    rows_.set_uint(row, missing, r.missing_psns);
+    rows_.set_uint(row, skipped, r.skipped_psns);
     rows_.set_uint(row, retrans, r.retransmissions);
     rows_.set_uint(row, dups, r.duplicates);
     rows_.set_uint(row, responses, r.responses);

@@ -60,7 +60,7 @@ std::string nak_verdict(uint8_t syndrome) {
   }
 }
 
-std::string Observer::request_verdict(Stream& s, const FrameInfo& in, Ns time, std::vector<uint64_t>& taken_back) {
+std::string Observer::request_verdict(Stream& s, const FrameInfo& in, Ns time, uint64_t number, Judgement& j) {
   auto it = naks_.find({in.qp, in.req_side});
   auto recorded = [&](std::optional<Ns> RecordedNaks::*which, Ns wait) {
     if (it == naks_.end() || !(it->second.*which)) return false;
@@ -77,7 +77,11 @@ std::string Observer::request_verdict(Stream& s, const FrameInfo& in, Ns time, s
     return false;
   };
   RecordedNaks& mode = naks_[{in.qp, in.req_side}];
-  if (s.lone_resend && in.psn != psn::add(*s.lone_resend, 1)) mode.selective_shown = true;
+  if (s.lone_resend && in.psn != psn::add(*s.lone_resend, 1)) {
+    mode.selective_shown = true;
+    j.shown_selective = std::move(mode.gbn_looking);
+    mode.gbn_looking.clear();
+  }
   s.lone_resend.reset();
   if (in.cause != Cause::original) mode.last_resend_ns = time;
   s.passed.push_back(in.psn);
@@ -101,13 +105,14 @@ std::string Observer::request_verdict(Stream& s, const FrameInfo& in, Ns time, s
       if (mode.seq_ns && *mode.seq_ns <= time && !mode.seq_reorder && mode.seq_psn == in.psn) {
         mode.seq_reorder = true;
         mode.reorder_packets.insert(mode.seq_packet);
-        taken_back = std::move(mode.seq_frames);
+        j.taken_back = std::move(mode.seq_frames);
         mode.seq_frames.clear();
       }
     } else if (reissued()) v = "read-retry";
     else if (in.cause == Cause::selective) {
       // Until the requester has shown selective repeat, its first lone resend looks like go-back-N.
       v = !recorded(&RecordedNaks::seq_ns, 0) ? "retransmission" : mode.selective_shown ? "selective" : "gbn";
+      if (v == "gbn") mode.gbn_looking.push_back(number);
       if (psn::diff(*s.highest, in.psn) > 0) s.lone_resend = in.psn;
     }
     else if (in.cause == Cause::gbn && recorded(&RecordedNaks::seq_ns, 0)) v = "gbn";
@@ -180,8 +185,8 @@ Judgement Observer::judge(const Frame& f, uint64_t number) {
   Stream& s = streams_[Key{f.point, in.qp, in.req_side}];
   switch (in.kind) {
     case FrameKind::req: {
-      std::vector<uint64_t> taken_back;
-      std::string v = request_verdict(s, in, f.time, taken_back);
+      Judgement j{"", std::nullopt};
+      std::string v = request_verdict(s, in, f.time, number, j);
       const bool fresh = v == "in-order" || v.starts_with("gap:");
       // Karn's rule: once a PSN is resent, no response can be credited to its
       // earlier copies, nor to anything after it (go-back-N resends those too).
@@ -190,8 +195,7 @@ Judgement Observer::judge(const Frame& f, uint64_t number) {
         while (!s.waiting.empty() && psn::diff(s.waiting.back().psn, in.psn) >= 0) s.waiting.pop_back();
       // Only requests the observer takes for new can be what a response answers.
       if (in.ackreq && fresh) s.waiting.push_back({in.psn, number});
-      Judgement j{v, std::nullopt};
-      j.taken_back = std::move(taken_back);
+      j.verdict = v;
       return j;
     }
     case FrameKind::ack: {

@@ -27,6 +27,9 @@ struct Judgement {
   // Earlier NAK frames this late original shows were reordering's doing:
   // their rows get the note `reorder` too.
   std::vector<uint64_t> taken_back;
+  // Earlier resends that looked like go-back-N, now that this packet shows
+  // their requester resends selectively: their rows get `selective-later`.
+  std::vector<uint64_t> shown_selective;
 };
 
 class Observer {
@@ -67,6 +70,7 @@ class Observer {
     // The requester has shown, at some point, that it resends only the NAKed
     // PSN: before that an observer cannot tell its resends from go-back-N.
     bool selective_shown = false;
+    std::vector<uint64_t> gbn_looking;  // rows of its resends called `gbn` before that
     bool seq_reorder = false;          // the latest sequence NAK was caused by reordering
     uint32_t seq_psn = 0;              // the PSN it asked for
     std::vector<uint64_t> seq_frames;  // its rows at each point, while not `reorder`
@@ -75,7 +79,7 @@ class Observer {
     std::optional<Ns> last_resend_ns;  // the latest resent request, any point
   };
 
-  std::string request_verdict(Stream& s, const FrameInfo& in, Ns time, std::vector<uint64_t>& taken_back);
+  std::string request_verdict(Stream& s, const FrameInfo& in, Ns time, uint64_t number, Judgement& j);
   static std::string read_response_verdict(Stream& s, const FrameInfo& in);
   static std::string timeout_verdict(Stream& s, const FrameInfo& in, Ns time);
   // Marks covered the waiting requests up to `limit` (or below it when

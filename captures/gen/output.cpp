@@ -159,6 +159,7 @@ void Output::write(const Frame& f) {
   r.note = n;
   truth_->row(r);
   for (uint64_t nak : j.taken_back) truth_->add_note(nak, "reorder");
+  for (uint64_t resend : j.shown_selective) truth_->add_note(resend, "selective-later");
 }
 
 void Output::close() {

@@ -34,11 +34,16 @@ constexpr const char* kReorderFix = "enable out-of-order placement, or keep adap
 
 }  // namespace
 
+SeqClass shown_seq(const Verdict& v, const NoteContext& c) {
+  return v.seq == SeqClass::gbn_resend && c.selective_qp ? SeqClass::selective_resend : v.seq;
+}
+
 std::vector<PacketNote> request_notes(const Verdict& v, const NoteContext& c) {
   std::vector<PacketNote> out;
   if (v.qp_reuse)
     out.push_back(flag(fact_item(Fact::qp_reuse), "QP reuse" + on(c) + ": the PSN sequence restarts (new connection)"));
-  switch (v.seq) {
+  const SeqClass seq = shown_seq(v, c);
+  switch (seq) {
     case SeqClass::gap: {
       PacketNote n = flag(fact_item(Fact::gap));
       n.value = v.gap;
@@ -64,24 +69,24 @@ std::vector<PacketNote> request_notes(const Verdict& v, const NoteContext& c) {
     case SeqClass::timeout_retransmission:
     case SeqClass::rnr_retry: {
       const std::string nak = " after the NAK in frame " + std::to_string(v.nak_frame);
-      out.push_back(flag(check_item(kLoss), v.seq == SeqClass::retransmission && !v.ambiguous
+      out.push_back(flag(check_item(kLoss), seq == SeqClass::retransmission && !v.ambiguous
                                                 ? "Retransmission" + on(c) + " (no NAK seen, no timeout)"
                                                 : std::string()));
       if (v.ambiguous)
         out.push_back(flag(fact_item(Fact::ambiguous), "Ambiguous" + on(c) +
                                                            ": a resend, or a mirror copy or late original; nothing "
                                                            "in the capture tells (counted as a retransmission)"));
-      if (v.seq == SeqClass::selective_resend)
+      if (seq == SeqClass::selective_resend)
         out.push_back(flag(fact_item(Fact::selective_resend), "Selective resend" + on(c) + nak));
-      if (v.seq == SeqClass::read_retry)
+      if (seq == SeqClass::read_retry)
         out.push_back(flag(fact_item(Fact::read_retry), "READ retry" + on(c) + ": PSN " + std::to_string(v.pkt.psn) +
                                                             " re-issued for responses that did not arrive"));
       if (v.reorder_nak || c.nak_taken_back) out.push_back(flag(check_item(kReorderNak)));
-      if (v.seq == SeqClass::gbn_resend) out.push_back(flag(fact_item(Fact::gbn_resend), "Go-back-N resend" + on(c) + nak));
-      if (v.seq == SeqClass::timeout_retransmission)
+      if (seq == SeqClass::gbn_resend) out.push_back(flag(fact_item(Fact::gbn_resend), "Go-back-N resend" + on(c) + nak));
+      if (seq == SeqClass::timeout_retransmission)
         out.push_back(flag(check_item(kTimeoutRetransmission),
                            "Timeout retransmission" + on(c) + " after " + cell::us(v.quiet_ns) + " us without a NAK"));
-      if (v.seq == SeqClass::rnr_retry)
+      if (seq == SeqClass::rnr_retry)
         out.push_back(flag(fact_item(Fact::rnr_retry),
                            "RNR retry" + on(c) + " after the RNR NAK in frame " + std::to_string(v.nak_frame)));
       break;

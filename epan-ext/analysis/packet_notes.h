@@ -59,7 +59,13 @@ struct NoteContext {
   std::string_view point;
   bool nak_taken_back = false;     // a request: the NAK it answers was caused by reordering
   uint32_t late_original = 0;      // a PSN sequence error NAK: the late original's frame, 0 if none
+  bool selective_qp = false;       // a request: its QP has shown selective repeat by now
 };
+
+// The sequence class shown: a QP's first NAK resend passes as go-back-N
+// until the QP shows its mode; once it has (by now, or on later passes in
+// the whole capture) it is shown as the selective resend it was.
+SeqClass shown_seq(const Verdict& v, const NoteContext& c);
 
 std::vector<PacketNote> request_notes(const Verdict& v, const NoteContext& c);
 std::vector<PacketNote> response_notes(const Verdict& v, const NoteContext& c);

@@ -29,10 +29,19 @@ uint64_t PauseTracker::key(uint32_t point, const Mac& mac, uint8_t priority) {
 
 double PauseTracker::gbps(uint32_t point) const { return cfg_.gbps(point); }
 
+// At its end an episode is a storm when its whole span qualifies, even with
+// no frame to mark it (one long window); as long with less, chatter.
+void PauseTracker::settle(Episode& e) const {
+  const uint64_t span = e.end_ns - e.start_ns;
+  if (span < cfg_.storm_ns) return;
+  e.storm = e.storm || held_paused(span, e.paused_ns, cfg_);
+  e.chatter = !e.storm;
+}
+
 void PauseTracker::close_episode(Window& w) {
   if (!w.in_episode) return;
   w.ep.end_ns = w.end_ns;
-  w.ep.storm = w.ep.storm || w.ep.end_ns - w.ep.start_ns >= cfg_.storm_ns;
+  settle(w.ep);
   if (events_) events_->episode_ended(w.ep);
   w.in_episode = false;
   w.storm = SIZE_MAX;
@@ -60,7 +69,7 @@ void PauseTracker::on_pause(const PauseFrame& f, PauseVerdict& v, uint8_t& new_e
     if (!refresh) {
       if (!w.in_episode || t - w.end_ns >= cfg_.storm_gap_ns) {
         close_episode(w);
-        w.ep = Episode{f.point, f.src, p, t, t, 0, f.frame, 0, false, 0};
+        w.ep = Episode{f.point, f.src, p, t, t, 0, f.frame, 0};
         w.in_episode = true;
         new_episodes |= static_cast<uint8_t>(1u << p);
       }
@@ -82,12 +91,19 @@ void PauseTracker::on_pause(const PauseFrame& f, PauseVerdict& v, uint8_t& new_e
     w.end_ns = end;
     w.ep.end_ns = end;
     ++w.ep.frames;
+    // Causal: the share asserted up to this frame, not the pause it announces.
     if (!w.ep.storm && t - w.ep.start_ns >= cfg_.storm_ns) {
-      w.ep.storm = true;
-      w.ep.storm_frame = f.frame;
-      v.storm_start |= static_cast<uint8_t>(1u << p);
-      w.storm = storms_dropped_ + storms_.size();
-      storms_.push_back({f.point, w.ep.start_ns, end, f.frame});
+      if (held_paused(t - w.ep.start_ns, w.ep.paused_ns - (end - t), cfg_)) {
+        w.ep.storm = true;
+        w.ep.storm_frame = f.frame;
+        v.storm_start |= static_cast<uint8_t>(1u << p);
+        w.storm = storms_dropped_ + storms_.size();
+        storms_.push_back({f.point, w.ep.start_ns, end, f.frame});
+      } else {
+        v.chatter |= static_cast<uint8_t>(1u << p);
+        if (!w.ep.chatter) v.chatter_start |= static_cast<uint8_t>(1u << p);
+        w.ep.chatter = true;  // so far; settled at the episode's end
+      }
     }
     if (w.ep.storm) {
       v.storm |= static_cast<uint8_t>(1u << p);
@@ -179,7 +195,7 @@ std::vector<Episode> PauseTracker::open_episodes() const {
     if (!w.in_episode) continue;
     Episode e = w.ep;
     e.end_ns = w.end_ns;
-    e.storm = e.storm || e.end_ns - e.start_ns >= cfg_.storm_ns;
+    settle(e);
     all.push_back(e);
   }
   return all;

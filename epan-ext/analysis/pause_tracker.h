@@ -5,8 +5,9 @@
 // A PFC frame opens or refreshes a window from its time for quanta x 512 bit
 // times at the point's link speed; quanta 0 (XON) ends it. Windows that
 // follow each other with gaps under storm_gap_ns form one episode; an
-// episode asserted for storm_ns is a storm, marked at the frame where the
-// threshold is crossed.
+// episode that lasted storm_ns and was paused storm_share_pct of it is a
+// storm, marked at the frame where both hold; one that lasted as long with
+// less is chatter (held_paused).
 //
 // What a pause held is decided by evidence, not by MAC (docs/pfc.md): a
 // pause from X silences the transmitter at the other end of the link, so at
@@ -45,6 +46,7 @@ struct Episode {
   uint64_t paused_ns = 0;  // asserted time within the episode (gaps excluded)
   uint32_t first_frame = 0, frames = 0;
   bool storm = false;
+  bool chatter = false;      // lasted storm_ns, paused less than storm_share_pct of it
   uint32_t storm_frame = 0;  // where the threshold was crossed (0: never, e.g. one long window)
   bool follows_storm = false;  // linked to a storm elsewhere (propagation)
 };
@@ -58,6 +60,12 @@ struct Propagation {
   uint32_t found_frame;   // where the link was made: the first frame that had both
   uint64_t delay_ns;      // from the storm's start to the pause's
 };
+
+// The storm rule, one place for every view: `paused_ns` of `span_ns`
+// asserted, the span at least storm_ns. Below the share it is chatter.
+inline bool held_paused(uint64_t span_ns, uint64_t paused_ns, const Config& cfg) {
+  return paused_ns * 100 >= span_ns * cfg.storm_share_pct;
+}
 
 struct Hold {
   bool held = false;
@@ -129,6 +137,7 @@ class PauseTracker {
              double speed, Hold& h);
   void forget_released(std::vector<uint64_t>& keys, uint64_t now_ns, double speed);
   void link_to_storm(const PauseFrame& f, uint8_t p, Episode& ep, PauseVerdict& v);
+  void settle(Episode& e) const;
   void close_episode(Window& w);
 
   static constexpr size_t kMaxLive = 64;  // windows judged per (point, priority); hostile captures drop the oldest

@@ -25,6 +25,13 @@ std::string storm_text(std::string_view point, std::string_view from, unsigned p
          ms(storm_ns) + " ms and counting";
 }
 
+std::string chatter_text(std::string_view point, std::string_view from, unsigned p, uint64_t storm_ns,
+                         uint64_t share_pct) {
+  return "PFC pause chatter" + at(point) + ": " + std::string(from) + " has paused priority " + std::to_string(p) +
+         " on and off for " + ms(storm_ns) + " ms, less than " + std::to_string(share_pct) +
+         "% of the time: traffic flows between the pauses, not a storm";
+}
+
 std::string ecn_above_xoff_text(std::string_view point, std::string_view from, unsigned p, uint64_t window_ns) {
   return "Pause on priority " + std::to_string(p) + at(point) + " from " + std::string(from) +
          " with no ECN-CE or CNP on this link in the " + cell::us(window_ns, 0) +

@@ -11,6 +11,8 @@ namespace roceshark::pfc {
 
 // On a PFC frame, for its priority `p`; `from` is the pausing MAC.
 std::string storm_text(std::string_view point, std::string_view from, unsigned p, uint64_t storm_ns);
+std::string chatter_text(std::string_view point, std::string_view from, unsigned p, uint64_t storm_ns,
+                         uint64_t share_pct);
 std::string ecn_above_xoff_text(std::string_view point, std::string_view from, unsigned p, uint64_t window_ns);
 std::string wrong_class_pause_text(std::string_view point, std::string_view from, unsigned p, uint8_t roce_priorities);
 std::string propagation_text(std::string_view point, unsigned p, std::string_view storm_point, uint32_t storm_frame);

@@ -65,9 +65,12 @@ struct Config {
   double link_gbps = 100.0;
   std::vector<std::pair<uint32_t, double>> point_gbps;               // per-point overrides, by point id
   std::vector<std::pair<std::string, double>> point_gbps_by_name;  // the same by point name, resolved as points appear
-  // Pause asserted (or refreshed with gaps under storm_gap_ns) this long is a storm.
+  // Pauses with gaps under storm_gap_ns form an episode; one that lasted
+  // storm_ns and held the class paused storm_share_pct of it is a storm,
+  // a shorter share is chatter.
   uint64_t storm_ns = 1'000'000;
   uint64_t storm_gap_ns = 100'000;
+  uint64_t storm_share_pct = 90;
   // A pause with no ECN-CE mark or CNP on its link this long before it.
   uint64_t ecn_window_ns = 1'000'000;
   // A pause at one point this soon after a storm at another is its propagation.

@@ -150,9 +150,13 @@ std::vector<Preference> build() {
   p.push_back(text("point_link_gbps", "Link speed per capture point",
                    "Overrides by capture point name, e.g. nic-a:25,leaf-1:400", "", apply_point_gbps));
   p.push_back(number("storm_ms", "PFC storm threshold (ms)",
-                     "Pause asserted this long (refreshed with gaps under roce.storm_gap_us) is a storm",
+                     "Pauses this long (gaps under roce.storm_gap_us) are a storm when paused roce.storm_share_pct of it",
                      Config{}.storm_ns / 1'000'000, 1, kMaxWindowUs / 1000,
                      [](Settings& s, uint64_t v) { s.cfg.storm_ns = v * 1'000'000; }));
+  p.push_back(number("storm_share_pct", "PFC storm paused share (%)",
+                     "An episode of roce.storm_ms is a storm when the class was paused this share of it or more; "
+                     "less is pause chatter",
+                     Config{}.storm_share_pct, 1, 100, [](Settings& s, uint64_t v) { s.cfg.storm_share_pct = v; }));
   p.push_back(window_us("storm_gap_us", "PFC storm gap (us)", "Pauses this close together count as one continuous pause",
                         &Config::storm_gap_ns));
   p.push_back(window_us("ecn_window_us", "ECN-before-pause window (us)",

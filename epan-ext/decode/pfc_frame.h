@@ -46,6 +46,8 @@ struct PauseVerdict {
   uint8_t xon = 0;                // enabled with quanta 0: resume
   uint8_t storm = 0;              // classes whose pause is a storm at this frame
   uint8_t storm_start = 0;        // classes whose storm this frame starts (the threshold is crossed here)
+  uint8_t chatter = 0;            // classes paused on and off: storm_ns long, under the storm's share so far
+  uint8_t chatter_start = 0;      // ... the first such frame of its episode
   uint8_t no_ecn = 0;             // pauses starting with no ECN-CE or CNP on this link before them
   uint8_t no_ecn_first = 0;       // ... the first for its (point, MAC, priority)
   uint8_t wrong_class_first = 0;  // classes paused while RoCE runs, unpaused, on another priority

@@ -46,6 +46,7 @@ void EvidenceStats::add_pause(const pfc::PauseVerdict& v) {
   for (uint8_t p = 0; p < 8; ++p) {
     const auto bit = static_cast<uint8_t>(1u << p);
     if (v.storm & bit) note(Clue::storm, v.point, p, mac, v.frame);
+    if (v.chatter & bit) note(Clue::chatter, v.point, p, mac, v.frame);
     if (v.no_ecn & bit) note(Clue::no_ecn, v.point, p, mac, v.frame);
     if (v.propagation & bit) note(Clue::propagation, v.point, p, mac, v.frame);
     if (v.wrong_class_first & bit) note(Clue::wrong_class, v.point, p, mac, v.frame);

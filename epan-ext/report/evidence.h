@@ -47,6 +47,7 @@ enum class Clue : uint8_t {
   icmp_mtu,     // ICMP too-big with an MTU below the quoted flow's packets: a = AnalysisFacts::icmp_report, b = point
   cnp_queued,   // a CNP queued like the data before it on a hop: a = from, b = to
   be_starved,   // RoCE queued while best-effort took the port: a = from, b = to
+  chatter,      // PFC frame in pause chatter: as storm
 };
 
 // A MAC as the key's `c`.

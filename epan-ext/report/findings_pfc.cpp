@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Findings from PFC: storms, propagation, pauses before ECN, PFC on the
+// Findings from PFC: storms, chatter, propagation, pauses before ECN, PFC on the
 // wrong class.
 #include <algorithm>
+#include <cstdio>
 
 #include "epan-ext/report/findings_builder.h"
 
@@ -34,6 +35,17 @@ std::set<uint32_t> held_streams(const Builder& b, const pfc::PfcRow& r) {
   return out;
 }
 
+// A finding on a row's pauses: at the row, on the QPs they held, costing
+// the row's pause stall.
+Finding& held_finding(Builder& b, const Row& r, Kind k, Severity sev) {
+  Finding& f = b.add(k, sev, r.place);
+  f.where = r.where();
+  const auto held = held_streams(b, r.row);
+  f.where.streams.assign(held.begin(), held.end());
+  f.impact = b.pause(r.row);
+  return f;
+}
+
 // The points whose storms this row's pauses followed.
 std::set<uint32_t> origins(const Builder& b, const pfc::PfcRow& row) {
   std::set<uint32_t> from;
@@ -52,11 +64,7 @@ void storm(Builder& b, const Row& r, const std::vector<pfc::Episode>& eps) {
     longest = std::max(longest, e.end_ns - e.start_ns);
   }
   if (!storms) return;
-  Finding& f = b.add(kind("pfc_storm"), Severity::error, r.place);
-  f.where = r.where();
-  const auto held = held_streams(b, r.row);
-  f.where.streams.assign(held.begin(), held.end());
-  f.impact = b.pause(r.row);
+  Finding& f = held_finding(b, r, kind("pfc_storm"), Severity::error);
   f.title = "PFC storm from " + r.mac + " on priority " + std::to_string(r.row.priority) + " at " + r.point;
   f.detail = std::to_string(storms) + (storms == 1 ? " storm" : " storms") + ", the longest " + duration(longest) +
              "; the class was paused " + duration(paused) + " in all, holding " + std::to_string(f.impact.qps) +
@@ -76,15 +84,41 @@ void storm(Builder& b, const Row& r, const std::vector<pfc::Episode>& eps) {
   Builder::evidence(f, {find(b, Clue::storm, r.row)}, r.filter(f.kind));
 }
 
+// Episodes as long as a storm whose class was paused only part of the
+// time: pauses on and off, traffic flowing between them (docs/pfc.md).
+void chatter(Builder& b, const Row& r, const std::vector<pfc::Episode>& eps) {
+  uint64_t n = 0, span = 0, paused = 0, frames = 0, longest = 0;
+  for (const auto& e : eps) {
+    if (!e.chatter) continue;
+    ++n, span += e.end_ns - e.start_ns, paused += e.paused_ns, frames += e.frames;
+    longest = std::max(longest, e.end_ns - e.start_ns);
+  }
+  if (!n) return;
+  Finding& f = held_finding(b, r, kind("pfc_chatter"), Severity::warning);
+  char share[64];
+  std::snprintf(share, sizeof share, "%.1f%%", 100.0 * static_cast<double>(paused) / static_cast<double>(span));
+  char rate[64];
+  std::snprintf(rate, sizeof rate, "%.1f", static_cast<double>(frames) * 1e6 / static_cast<double>(span));
+  f.title = "PFC pause chatter from " + r.mac + " on priority " + std::to_string(r.row.priority) + " at " + r.point;
+  f.detail = std::to_string(n) + (n == 1 ? " episode" : " episodes") + " of short pauses on and off, the longest " +
+             duration(longest) + ": the class was paused " + share + " of the " + duration(span) + " (" +
+             duration(paused) + "), " + std::to_string(frames) + " pause frames (" + rate +
+             " per ms), traffic flowing between them: not a storm (under " +
+             std::to_string(b.a.config().storm_share_pct) + "% paused)";
+  f.fix = "The device with MAC " + r.mac + " on the " + r.point + " link crosses its PFC XOFF threshold on priority " +
+          std::to_string(r.row.priority) +
+          " over and over: congestion that ECN does not slow down soon enough (ECN threshold above XOFF, DCQCN "
+          "off), XOFF and XON thresholds too close together, or a receiver that drains in bursts (PCIe, interrupt "
+          "moderation). Check the queue's ECN and PFC thresholds and the NIC's pause counters (ethtool -S: rx_prio" +
+          std::to_string(r.row.priority) + "_pause, tx_prio" + std::to_string(r.row.priority) + "_pause).";
+  Builder::evidence(f, {find(b, Clue::chatter, r.row)}, r.filter(f.kind));
+}
+
 // Pauses that follow a storm elsewhere start without ECN because the storm
 // backs up into them, not because of this queue's thresholds.
 void no_ecn(Builder& b, const Row& r) {
   if (!r.row.no_ecn || r.row.propagated) return;
-  Finding& f = b.add(kind("ecn_above_xoff"), Severity::warning, r.place);
-  f.where = r.where();
-  const auto held = held_streams(b, r.row);
-  f.where.streams.assign(held.begin(), held.end());
-  f.impact = b.pause(r.row);
+  Finding& f = held_finding(b, r, kind("ecn_above_xoff"), Severity::warning);
   f.title = "Pauses with no ECN mark before them on priority " + std::to_string(r.row.priority) + " at " + r.point +
             " (ECN threshold likely above PFC XOFF)";
   f.detail = std::to_string(r.row.no_ecn) + (r.row.no_ecn == 1 ? " pause" : " pauses") + " from " + r.mac +
@@ -112,12 +146,8 @@ void propagation(Builder& b, const Row& r) {
   if (!r.row.propagated) return;
   const std::set<uint32_t> from = origins(b, r.row);
   const std::string origin = b.points(from);
-  Finding& f = b.add(kind("pfc_propagation"), Severity::error, r.place);
-  f.where = r.where();
+  Finding& f = held_finding(b, r, kind("pfc_propagation"), Severity::error);
   if (!from.empty()) f.where.hop = b.point(*from.begin()) + " -> " + r.point;
-  const auto held = held_streams(b, r.row);
-  f.where.streams.assign(held.begin(), held.end());
-  f.impact = b.pause(r.row);
   f.title = "Pause propagation to " + r.point + " on priority " + std::to_string(r.row.priority) +
             (origin.empty() ? "" : " from the storm at " + origin);
   f.detail = std::to_string(r.row.propagated) + (r.row.propagated == 1 ? " pause" : " pauses") + " from " + r.mac +
@@ -152,7 +182,7 @@ void add_pfc_findings(Builder& b) {
     const Row r{row, b.point(row.point), mac_to_string(row.mac),
                 b.point(row.point) + "|" + mac_to_string(row.mac) + "|" + std::to_string(row.priority)};
     const auto it = episodes.find(key);
-    if (it != episodes.end()) storm(b, r, it->second);
+    if (it != episodes.end()) storm(b, r, it->second), chatter(b, r, it->second);
     no_ecn(b, r);
     propagation(b, r);
     wrong_class(b, r);

@@ -50,7 +50,7 @@ void write_qps(JsonWriter& w, const QpStats& s) {
     flow(w, r.flow, "requester", "responder");
     w.field("requests", r.requests).field("bytes", r.request_bytes);
     if (r.has_psn) w.field("first_psn", r.first_psn).field("highest_psn", r.highest_psn);
-    w.field("gaps", r.gaps).field("missing_psns", r.missing_psns).field("retransmissions", r.retransmissions)
+    w.field("gaps", r.gaps).field("skipped_psns", r.skipped_psns).field("retransmissions", r.retransmissions)
         .field("gbn_resends", r.gbn_resends).field("timeout_retransmissions", r.timeout_retransmissions)
         .field("rnr_retries", r.rnr_retries).field("selective_resends", r.selective_resends)
         .field("read_retries", r.read_retries).field("out_of_order", r.out_of_order)
@@ -157,7 +157,8 @@ void write_pfc(JsonWriter& w, const pfc::PfcStats& s, const AnalysisFacts& a) {
     for (size_t i = 0; i < eps.size() && i < kMaxEpisodes; ++i) {
       const auto& e = eps[i];
       w.begin_object().field("start_ns", e.start_ns).field("end_ns", e.end_ns).field("paused_ns", e.paused_ns)
-          .field("frames", e.frames).field("first_frame", e.first_frame).field("storm", e.storm).end_object();
+          .field("frames", e.frames).field("first_frame", e.first_frame).field("storm", e.storm).field("chatter", e.chatter)
+          .end_object();
     }
     w.end_array().field("episodes_dropped", static_cast<uint64_t>(eps.size() > kMaxEpisodes ? eps.size() - kMaxEpisodes : 0));
     w.key("storms").begin_array();

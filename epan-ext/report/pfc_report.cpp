@@ -29,19 +29,29 @@ std::string format_pfc_report(const PfcStats& stats, const AnalysisFacts& a, con
   const auto& episodes = stats.episodes();
 
   TextTable pause({{"Point", kLeft}, {"Pausing MAC", kLeft}, {"Prio"}, {"Frames"}, {"XOFF"}, {"XON"}, {"Paused (us)"},
-                   {"Of span"}, {"Longest (us)"}, {"Storms"}, {"No-ECN"}, {"Propagated"}});
+                   {"Of span"}, {"Longest (us)"}, {"Storms"}, {"Chatter"}, {"No-ECN"}, {"Propagated"}});
   TextTable storms({{"Point", kLeft}, {"Pausing MAC", kLeft}, {"Prio"}, {"Start"}, {"End"}, {"Duration (us)"},
                     {"Frames"}, {"First frame"}, {"Storm frame"}});
+  TextTable chatter({{"Point", kLeft}, {"Pausing MAC", kLeft}, {"Prio"}, {"Start"}, {"End"}, {"Duration (us)"},
+                     {"Paused"}, {"Frames"}, {"Per ms"}, {"First frame"}});
   TextTable stalls({{"Point", kLeft}, {"Pausing MAC", kLeft}, {"Prio"}, {"Stream"}, {"Requester", kLeft},
                     {"Responder", kLeft}, {"DestQP", kLeft}, {"Held packets"}, {"Stall (us)"}, {"Of span"}});
   std::string wrong;
   for (const auto& [key, row] : stats.rows()) {
     const std::string point = a.point_name(row.point), mac = mac_to_string(row.mac);
-    uint64_t paused = 0, longest = 0, nstorms = 0;
+    uint64_t paused = 0, longest = 0, nstorms = 0, nchatter = 0;
     const auto it = episodes.find(key);
     for (const Episode& e : it == episodes.end() ? std::vector<Episode>{} : it->second) {
       paused += e.paused_ns;
       longest = std::max(longest, e.end_ns - e.start_ns);
+      if (e.chatter) {
+        ++nchatter;
+        char rate[32];
+        std::snprintf(rate, sizeof rate, "%.1f", double(e.frames) * 1e6 / double(e.end_ns - e.start_ns));
+        chatter.add_row({point, mac, num(row.priority), us_since(e.start_ns, origin), us_since(e.end_ns, origin),
+                         us(e.end_ns - e.start_ns), pct(e.paused_ns, e.end_ns - e.start_ns), num(e.frames), rate,
+                         num(e.first_frame)});
+      }
       if (!e.storm) continue;
       ++nstorms;
       storms.add_row({point, mac, num(row.priority), us_since(e.start_ns, origin), us_since(e.end_ns, origin),
@@ -49,7 +59,7 @@ std::string format_pfc_report(const PfcStats& stats, const AnalysisFacts& a, con
                       e.storm_frame ? num(e.storm_frame) : "-"});
     }
     pause.add_row({point, mac, num(row.priority), num(row.frames), num(row.xoff), num(row.xon), us(paused),
-                   pct(paused, stats.span_ns()), us(longest), num(nstorms), num(row.no_ecn), num(row.propagated)});
+                   pct(paused, stats.span_ns()), us(longest), num(nstorms), num(nchatter), num(row.no_ecn), num(row.propagated)});
     for (const auto& [flow, q] : row.qps) {
       const FlowKey& f = a.flow_key(flow);
       stalls.add_row({point, mac, num(row.priority), num(a.flow_stream(flow)), f.src.to_string(), f.dst.to_string(),
@@ -61,10 +71,13 @@ std::string format_pfc_report(const PfcStats& stats, const AnalysisFacts& a, con
   }
 
   out += "\nPause per (point, pausing MAC, priority)\n" + pause.render();
-  char storm_rule[160];
-  std::snprintf(storm_rule, sizeof storm_rule, "\nStorms (pause asserted %s us or more, gaps under %s us)\n",
-                us(cfg.storm_ns).c_str(), us(cfg.storm_gap_ns).c_str());
+  char storm_rule[200];
+  std::snprintf(storm_rule, sizeof storm_rule,
+                "\nStorms (pauses with gaps under %s us for %s us or more, paused %u%% of it or more)\n",
+                us(cfg.storm_gap_ns).c_str(), us(cfg.storm_ns).c_str(), unsigned(cfg.storm_share_pct));
   out += storm_rule + (storms.empty() ? std::string("  none\n") : storms.render());
+  out += "\nPause chatter (as long, paused less: traffic flowed between the pauses)\n" +
+         (chatter.empty() ? std::string("  none\n") : chatter.render());
   out += "\nQPs held by pause (silent on that priority while it was in force, released back to back after it)\n" +
          (stalls.empty() ? std::string("  none\n") : stalls.render());
   for (const auto& [key, row] : stats.rows())

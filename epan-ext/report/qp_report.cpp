@@ -41,7 +41,7 @@ std::string psn_range(const QpRow& r) {
 
 std::string format_qp_report(const QpStats& stats, const std::string& filter) {
   auto seq_cols = flow_columns();
-  for (const char* h : {"Packets", "Bytes", "PSN first-highest", "Gaps", "Missing", "OOO", "OOO-depth", "Retrans",
+  for (const char* h : {"Packets", "Bytes", "PSN first-highest", "Gaps", "Skipped", "OOO", "OOO-depth", "Retrans",
                         "GBN", "Selective", "Timeout", "RNR-retry", "READ-retry", "Dup", "Ambiguous",
                         "Hop latency p50/p99/max (us)"})
     seq_cols.push_back({h});
@@ -60,7 +60,7 @@ std::string format_qp_report(const QpStats& stats, const std::string& filter) {
     auto cells = flow_cells(r);
     if (r.requests) {
       const Histogram& hl = r.hop_latency_ns;
-      for (auto s : {num(r.requests), num(r.request_bytes), psn_range(r), num(r.gaps), num(r.missing_psns),
+      for (auto s : {num(r.requests), num(r.request_bytes), psn_range(r), num(r.gaps), num(r.skipped_psns),
                      num(r.out_of_order), r.out_of_order ? num(r.reorder_depth_max) : "-", num(r.retransmissions),
                      num(r.gbn_resends), num(r.selective_resends), num(r.timeout_retransmissions),
                      num(r.rnr_retries), num(r.read_retries), num(r.duplicates), num(r.ambiguous),

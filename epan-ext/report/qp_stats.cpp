@@ -2,6 +2,7 @@
 #include "epan-ext/report/qp_stats.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "epan-ext/decode/psn.h"
 
@@ -76,7 +77,7 @@ void QpStats::add(const TapRecord& r) {
   switch (v.seq) {
     case SeqClass::gap:
       ++row.gaps;
-      row.missing_psns += v.gap;
+      row.skipped_psns += v.gap;
       break;
     case SeqClass::gbn_resend: ++row.gbn_resends; break;
     case SeqClass::timeout_retransmission: ++row.timeout_retransmissions; break;
@@ -94,6 +95,9 @@ void QpStats::add(const TapRecord& r) {
   resends_.add(v);
   row.ambiguous += v.ambiguous;
   if (v.flow != kNoId) row.recovery = r.facts->recovery_mode(v.flow);
+  // A QP's first NAK resend comes before its mode shows and passes as GBN
+  // (the per-frame label stays causal); the row counts by the mode known now.
+  if (row.recovery == RecoveryMode::selective) row.selective_resends += std::exchange(row.gbn_resends, 0);
 }
 
 void QpStats::settle(const EventLog& log, const FrameSet& selected) {

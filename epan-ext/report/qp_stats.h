@@ -35,7 +35,9 @@ struct QpRow {
   uint64_t last_ts_ns = 0;
 
   uint64_t gaps = 0;
-  uint64_t missing_psns = 0;
+  // PSNs the gaps skipped, when they were skipped: some may arrive late
+  // (out_of_order) or be resent later, so not "never seen" (docs/analysis.md).
+  uint64_t skipped_psns = 0;
   uint64_t retransmissions = 0;  // every kind below, duplicates excluded
   uint64_t gbn_resends = 0;
   uint64_t timeout_retransmissions = 0;

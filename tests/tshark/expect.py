@@ -8,13 +8,13 @@ import rslib
 
 QOS = ["roce.qos.dscp_not_lossless", "roce.qos.pcp_mismatch", "roce.qos.ecn_not_capable", "roce.qos.cnp_class",
        "roce.qos.inconsistent_marking"]
-PFC = ["roce.pfc.storm", "roce.pfc.wrong_class", "roce.pfc.lossy_queue", "roce.pfc.no_ecn", "roce.pfc.propagation",
+PFC = ["roce.pfc.storm", "roce.pfc.chatter", "roce.pfc.wrong_class", "roce.pfc.lossy_queue", "roce.pfc.no_ecn", "roce.pfc.propagation",
        "roce.pfc.reserved_bits", "roce.pfc.nonstandard_dst", "roce.pfc.truncated"]
 HOP = ["roce.hop.remarked", "roce.hop.ce_set", "roce.hop.microburst", "roce.hop.clock_skew", "roce.hop.ecn_unmarked",
        "roce.hop.vlan_changed"]
 ALL = QOS + PFC + HOP + ["roce.dcbx.finding", "roce.pfc.paused", "roce.pfc.unattributed", "roce.point.merged"]
 # Not in the goldens' field list: asked for here only.
-EXTRA = ["roce.pfc.unattributed", "roce.hop.ecn_unmarked", "roce.hop.vlan_changed"]
+EXTRA = ["roce.pfc.unattributed", "roce.pfc.chatter", "roce.hop.ecn_unmarked", "roce.hop.vlan_changed"]
 
 # scenario: {field: None (present somewhere) or a point name (present there only)}.
 # Every field of ALL not listed must be absent.
@@ -35,6 +35,10 @@ EXPECT = {
     # to the router MAC, not the port MAC): held all the same, and nothing unattributed.
     "pfc_bridged": {"roce.pfc.storm": "tor-1", "roce.pfc.paused": "tor-1", "roce.pfc.no_ecn": "tor-1"},
     "pfc_port_mac": {"roce.pfc.paused": "tor-1", "roce.pfc.no_ecn": "tor-1"},
+    # Short pauses every few tens of us, one long episode paused a few per
+    # cent of it: chatter, never a storm (routed NIC; bridged, port MAC).
+    "pfc_chatter": {"roce.pfc.chatter": "tor-1", "roce.pfc.paused": "tor-1", "roce.pfc.no_ecn": "tor-1"},
+    "pfc_chatter_bridged": {"roce.pfc.chatter": "tor-1", "roce.pfc.paused": "tor-1", "roce.pfc.no_ecn": "tor-1"},
     "pfc_wrong_prio": {"roce.pfc.wrong_class": None, "roce.pfc.no_ecn": None},
     "lossy_prio": {"roce.pfc.lossy_queue": None, "roce.qos.dscp_not_lossless": None},
     "pfc_no_ecn": {"roce.pfc.no_ecn": "tor-1", "roce.pfc.paused": None},

@@ -26,6 +26,8 @@ VARIANTS = [
     ("mp_clock", "path_order", ["-o", "roce.path_order:nic-a,leaf-1,nic-b"]),
     # Bytes at the scenario's 10 Gb/s; a tolerance above the 70 us between the onsets: no mismatch.
     ("mp_ecn_onsets", "tolerant", ["-o", "roce.link_gbps:10", "-o", "roce.ecn_onset_tolerance_us:100"]),
+    # The chatter's 8% share counts as held once the storm's share is 5%.
+    ("pfc_chatter", "share5", ["-o", "roce.storm_share_pct:5"]),
 ]
 
 

@@ -14,7 +14,7 @@ SCHEMA = os.path.join(rslib.ROOT, "docs", "report-schema.json")
 SCENARIOS = ["clean", "gbn", "demo", "pfc_propagation", "pfc_storm", "dcbx", "qos_remark", "multipoint", "nak_codes",
              "mirror_dup", "one_direction", "mp_drop", "mp_clock", "mp_erspan", "mp_remark", "mp_burst",
              "reorder_ooo", "reorder_nak", "gbn_nak_early", "selective", "read_retry", "mirror_rewrite", "mirror_bridged",
-             "pfc_bridged", "pfc_port_mac", "mp_mtu", "mp_vlan_strip", "mp_vlan_change", "vlan_split",
+             "pfc_bridged", "pfc_port_mac", "pfc_chatter", "pfc_chatter_bridged", "selective_bridged", "reorder_skipped", "mp_mtu", "mp_vlan_strip", "mp_vlan_change", "vlan_split",
              "lldp_mtu", "dcbx_ets"]
 
 
@@ -51,8 +51,9 @@ def run(argv):
                                 sum(r["roce.seq.retransmission"] == "1" for r in rows)),
             "cnps": (sum(q["cnps"] for q in doc["qps"]), sum(r["roce.cnp"] == "1" for r in rows)),
             "out of order": (sum(q["out_of_order"] for q in doc["qps"]), sum(r["roce.seq"] == "out-of-order" for r in rows)),
+            # By the mode known at the end: what a later pass labels.
             "selective resends": (sum(q["selective_resends"] for q in doc["qps"]),
-                                  sum(r["roce.seq"] == "selective resend" for r in rows)),
+                                  sum(r["roce.seq"] == "selective resend" for r in later)),
             "read retries": (sum(q["read_retries"] for q in doc["qps"]), sum(r["roce.seq"] == "READ retry" for r in rows)),
             "duplicates": (sum(q["duplicates"] for q in doc["qps"]), sum(r["roce.seq.duplicate"] == "1" for r in rows)),
             "ambiguous": (sum(q["ambiguous"] for q in doc["qps"]), sum(r["roce.seq.ambiguous"] == "1" for r in rows)),

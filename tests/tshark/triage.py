@@ -71,6 +71,8 @@ EXPECT = {
     "mirror_rewrite": ("lossy_queue", {"mirror_duplicates", "merged_points"}),
     "mirror_bridged": ("lossy_queue", {"mirror_duplicates"}),
     "pfc_bridged": ("pfc_storm", set()),
+    "pfc_chatter": (None, {"pfc_chatter"}),
+    "pfc_chatter_bridged": (None, {"pfc_chatter"}),
     "reorder_ooo": (None, {"reordering"}),
     "mp_identical": ("hop_loss", {"lossy_queue"}),
     "mp_identical_v6": ("hop_loss", {"lossy_queue"}),
@@ -94,6 +96,8 @@ ABSENT = {
     # Nothing lost: a tap missed copies.
     "mp_tapmiss": {"hop_loss", "lossy_queue", "loss"},
     "mp_tapmiss_bridged": {"hop_loss", "lossy_queue", "loss"},
+    "pfc_chatter": {"pfc_storm"},
+    "pfc_chatter_bridged": {"pfc_storm"},
 }
 # scenario: {point: copies its tap missed}, the capture-quality notes; a
 # capture without is expected to have none. Never a finding, never a PASS.
@@ -111,7 +115,7 @@ EXACT = {"pfc_storm", "pfc_propagation", "ecn_above_xoff", "pfc_wrong_class", "l
          "dscp_remarked", "pcp_mismatch", "inconsistent_marking", "ecn_not_capable", "cnp_class", "icrc_bad",
          "loss", "timeout_retransmission", "ce_without_cnp", "bad_pfc_frames", "merged_points", "rnr",
          "mirror_duplicates", "nak_error", "reorder_nak", "reordering", "vlan_changed", "mtu_mismatch", "cnp_queued",
-         "starved_by_besteffort"}
+         "starved_by_besteffort", "pfc_chatter"}
 
 
 def selected(capture, flt):

@@ -56,6 +56,10 @@ def expected(t, frame_numbers=True):
             return {**want, "roce.seq": "gap", "roce.seq.gap": v[4:]}
         if v.startswith("ooo:"):
             return {**want, "roce.seq": "out-of-order", "roce.seq.reorder_depth": v[4:]}
+        # A selective QP's first resend looks like go-back-N on its own; with
+        # -2 the later packets that show the mode are known.
+        if v == "gbn" and "selective-later" in t["note"].split(";"):
+            v = "selective"
         return {**want, "roce.seq": SEQ[v], "roce.seq.ambiguous": ""}
     if mirror:
         return {**want, "roce.seq.duplicate": "1"}

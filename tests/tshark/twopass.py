@@ -20,6 +20,12 @@ def taken_back(a, b):
     return forced and a.get("roce.seq.reorder_nak") == "" and b.get("roce.seq.reorder_nak") == "1"
 
 
+# A selective QP's first resend, before the QP showed its mode: go-back-N
+# to one pass, selective to a later pass that knows the whole capture.
+def mode_shown_later(a, b):
+    return a.get("roce.seq") == "go-back-N resend" and b.get("roce.seq") == "selective resend"
+
+
 def run(argv):
     capture = rslib.capture_path(argv[0])
     one = causal(rslib.fields(capture))
@@ -30,6 +36,8 @@ def run(argv):
         if taken_back(a, b):
             for k in TAKEN_BACK:
                 a.pop(k, None), b.pop(k, None)
+        if mode_shown_later(a, b):
+            a.pop("roce.seq"), b.pop("roce.seq")
     if one != two:
         first = next(i for i in range(max(len(one), len(two))) if i >= len(one) or i >= len(two) or one[i] != two[i])
         a = one[first] if first < len(one) else None

@@ -34,6 +34,23 @@ TEST(PacketNotes, AResendAfterATakenBackNakIsMarkedReorderNak) {
   EXPECT_FALSE(notes[1].expert);
 }
 
+// A resend the engine called go-back-N before its QP showed its mode is
+// shown selective once the QP has shown selective repeat (a later pass).
+TEST(PacketNotes, AResendOfAQpShownSelectiveIsSelective) {
+  Verdict v;
+  v.seq = SeqClass::gbn_resend, v.nak_frame = 42;
+  NoteContext c = kAt;
+  EXPECT_EQ(shown_seq(v, c), SeqClass::gbn_resend);
+  c.selective_qp = true;
+  EXPECT_EQ(shown_seq(v, c), SeqClass::selective_resend);
+  const auto notes = request_notes(v, c);
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[1].field, fact_item(Fact::selective_resend));
+  EXPECT_EQ(notes[1].text, "Selective resend on QP 0x00abcd at leaf-1 after the NAK in frame 42");
+  v.seq = SeqClass::timeout_retransmission;  // only a NAK resend changes
+  EXPECT_EQ(shown_seq(v, c), SeqClass::timeout_retransmission);
+}
+
 // The gap is a number field; its expert info is the PSN gap's.
 TEST(PacketNotes, AGapCountsTheMissingPsns) {
   Verdict v;

@@ -239,6 +239,55 @@ TEST_F(PfcTest, JustUnderTheThresholdIsNoStorm) {
   EXPECT_FALSE(episodes()[0].storm);
 }
 
+// Short XOFF/XON pairs every 50 us: one episode (gaps under storm_gap),
+// paused 10% of it. Each XOFF announces 335 us; only what was asserted up
+// to the frame counts, so the announced pause does not make it a storm.
+TEST_F(PfcTest, PauseChatterIsNoStorm) {
+  int starts = 0;
+  for (uint64_t t = 0; t < 3 * ms; t += 50 * us) {
+    const PauseVerdict& v = pause(t, 3, 0xFFFF);
+    EXPECT_EQ(v.storm, 0u) << t;
+    EXPECT_EQ(static_cast<bool>(v.chatter), t >= cfg.storm_ns) << t;
+    starts += v.chatter_start != 0;
+    pause(t + 5 * us, 3, 0);
+  }
+  EXPECT_EQ(starts, 1);
+  const auto e = episodes();
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_FALSE(e[0].storm);
+  EXPECT_TRUE(e[0].chatter);
+  EXPECT_EQ(e[0].paused_ns, 60 * 5 * us);
+}
+
+// Paused 90 us of every 100 us: exactly roce.storm_share_pct (90) is a
+// storm, 89 us is chatter.
+TEST_F(PfcTest, StormNeedsThePausedShare) {
+  for (uint64_t on : {90 * us, 89 * us}) {
+    reset();
+    bool storm = false, chatter = false;
+    for (uint64_t t = 0; t <= 2 * ms; t += 100 * us) {
+      const PauseVerdict& v = pause(t, 3, 0xFFFF);
+      storm |= v.storm_start != 0, chatter |= v.chatter != 0;
+      pause(t + on, 3, 0);
+    }
+    EXPECT_EQ(storm, on == 90 * us) << on;
+    EXPECT_EQ(chatter, on != 90 * us) << on;
+    const auto e = episodes();
+    ASSERT_EQ(e.size(), 1u);
+    EXPECT_EQ(e[0].storm, on == 90 * us);
+    EXPECT_EQ(e[0].chatter, on != 90 * us);
+  }
+}
+
+// An episode shorter than storm_ns is neither, whatever its share.
+TEST_F(PfcTest, ShortEpisodesAreNeitherStormNorChatter) {
+  for (uint64_t t = 0; t < 500 * us; t += 50 * us) pause(t, 3, 100), pause(t + 1 * us, 3, 0);
+  const auto e = episodes();
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_FALSE(e[0].storm);
+  EXPECT_FALSE(e[0].chatter);
+}
+
 TEST_F(PfcTest, StallIsTheUnionOfPauseTimeThatHeldTheFlow) {
   pause(0, 3, 0xFFFF);
   pause(100 * us, 3, 0);  // XON

@@ -39,7 +39,7 @@ TEST(QpStats, CountsByKindAndAccountsResponsesToRequests) {
   EXPECT_EQ(r.point_name, "nic-a");
   EXPECT_EQ(r.requests, 4u);
   EXPECT_EQ(r.gaps, 1u);
-  EXPECT_EQ(r.missing_psns, 1u);
+  EXPECT_EQ(r.skipped_psns, 1u);
   EXPECT_EQ(r.gbn_resends, 2u);
   EXPECT_EQ(r.retransmissions, 2u);
   EXPECT_EQ(r.naks[static_cast<size_t>(NakCode::psn_sequence_error)], 1u);
@@ -48,6 +48,26 @@ TEST(QpStats, CountsByKindAndAccountsResponsesToRequests) {
   EXPECT_EQ(r.rtt_ns.count(), 1u);  // frame 1; frame 2's PSN 3 was resent (Karn)
   EXPECT_EQ(r.first_psn, 1u);
   EXPECT_EQ(r.highest_psn, 3u);
+}
+
+// The lone resend passes as go-back-N on its frame (nothing before it
+// tells); the packet after it shows selective repeat, and the row counts by
+// the mode, so Recovery "selective" never sits beside a GBN count.
+TEST(QpStats, CountsASelectiveQpsFirstResendAsSelective) {
+  Fed f;
+  Wire w;
+  for (uint32_t i = 0; i < 6; ++i) f.feed(w.req(i * us, i));
+  f.feed(w.req(6 * us, 7));                     // gap of 1
+  f.feed(w.resp(7 * us, 6, test::kSynNakSeq));  // NAK 6
+  const Verdict& resend = f.a.process(w.req(8 * us, 6));
+  f.stats.add(roce_record(resend, f.a, 8 * us, 0));
+  EXPECT_EQ(resend.seq, SeqClass::gbn_resend);  // causal: the mode is not shown yet
+  f.feed(w.req(9 * us, 8));                     // not 7: selective repeat
+  const QpRow& r = f.stats.rows().begin()->second;
+  EXPECT_EQ(r.recovery, RecoveryMode::selective);
+  EXPECT_EQ(r.gbn_resends, 0u);
+  EXPECT_EQ(r.selective_resends, 1u);
+  EXPECT_EQ(r.retransmissions, 1u);
 }
 
 TEST(QpReport, SaysWhenResponsesWereNotSeen) {
