@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "epan-ext/common/checks.h"
 
+#include "epan-ext/common/json_writer.h"
+
 namespace roceshark::checks {
 
 size_t field_count(const Check& c) {
@@ -69,6 +71,55 @@ std::string with_table(std::string doc) {
   if (begin == std::string::npos || end == std::string::npos || end < begin) return doc;
   const size_t at = begin + kTableBegin.size();
   return doc.replace(at, end - at, markdown_table());
+}
+
+namespace {
+
+constexpr std::string_view kFieldTypes[] = {"flag", "text", "number"};
+constexpr std::string_view kGroups[] = {"sequence", "protocol", "checksum", "malformed", "response_code"};
+constexpr std::string_view kLevels[] = {"chat", "note", "warn", "error"};
+
+// A field as the row that declares it has it (a later row may name it only).
+const Field& declared(const Field& f) {
+  for (const Check& c : kCatalogue)
+    for (const Field& g : c.fields)
+      if (g.abbrev == f.abbrev && !g.name.empty()) return g;
+  return f;
+}
+
+}  // namespace
+
+std::string catalogue_json() {
+  JsonWriter w;
+  w.begin_object().field("version", 1).field("source", "epan-ext/common/checks.h");
+  w.field("loss_signs", kLossSigns);
+  w.key("place_fields").begin_array();
+  for (std::string_view f : kPlaceFields) w.value(f);
+  w.end_array();
+  w.key("checks").begin_array();
+  for (size_t i = 0; i < kRows; ++i) {
+    const Check& c = kCatalogue[i];
+    w.begin_object().field("id", c.id).field("rank", static_cast<uint64_t>(i + 1));
+    w.field("severity", c.doc.severity).field("from", c.doc.from).field("where", c.doc.where);
+    w.field("impact", c.doc.impact).field("fix", c.fix).field("docs", c.docs);
+    w.field("filter", evidence_filter(Kind{static_cast<uint8_t>(i)}));
+    w.key("fields").begin_array();
+    for (size_t f = 0; f < field_count(c); ++f) {
+      const Field& d = declared(c.fields[f]);
+      w.begin_object().field("abbrev", c.fields[f].abbrev).field("name", d.name);
+      w.field("description", d.description).field("type", kFieldTypes[static_cast<size_t>(c.fields[f].type)]);
+      w.end_object();
+    }
+    w.end_array().key("experts").begin_array();
+    for (size_t e = 0; e < expert_count(c); ++e) {
+      const Expert& x = c.experts[e];
+      w.begin_object().field("name", x.name).field("group", kGroups[static_cast<size_t>(x.group)]);
+      w.field("severity", kLevels[static_cast<size_t>(x.level)]).field("summary", x.summary).end_object();
+    }
+    w.end_array().end_object();
+  }
+  w.end_array().end_object();
+  return w.str() + "\n";
 }
 
 }  // namespace roceshark::checks

@@ -136,5 +136,29 @@ TEST(Checks, TriageDocTableIsTheCatalogues) {
   EXPECT_EQ(with_table(doc), doc) << "run: cmake --build build --target update-docs";
 }
 
+// explain (roceshark-mcp) gives each row's fix: one for every row, in sentences.
+TEST(Checks, EveryRowHasAFix) {
+  for (const Check& c : kCatalogue) {
+    EXPECT_GT(c.fix.size(), 40u) << c.id;
+    EXPECT_TRUE(c.fix.ends_with(".")) << c.id;
+  }
+}
+
+// build/checks.json: every row, its fix and its filter with the holes the
+// findings fill left as {name}.
+TEST(Checks, CatalogueJsonHasEveryRow) {
+  const std::string json = catalogue_json();
+  ASSERT_TRUE(json.starts_with("{") && json.ends_with("}\n")) << json.substr(0, 80);
+  size_t at = 0;
+  for (const Check& c : kCatalogue) {
+    const size_t row = json.find("\"id\":\"" + std::string(c.id) + "\"", at);
+    ASSERT_NE(row, std::string::npos) << c.id << ": missing or out of order";
+    at = row;
+  }
+  EXPECT_NE(json.find("\"filter\":\"roce.pfc.storm && roce.point == {point} && eth.src == {mac}"), std::string::npos);
+  EXPECT_NE(json.find("\"fix\":\"Find the NIC or switch port with the pausing MAC"), std::string::npos);
+  EXPECT_EQ(json.find("\"name\":\"\""), std::string::npos) << "a shared field without its declaring row's name";
+}
+
 }  // namespace
 }  // namespace roceshark::checks
