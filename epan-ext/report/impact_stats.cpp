@@ -16,8 +16,10 @@ void ImpactStats::add(const TapRecord& r) {
   if (v->role != Role::request && v->role != Role::response) return;
   QpImpact& q = row(*v);
   if (v->pfc.held && v->pfc.stall_ns) {
-    const uint64_t from = r.ts_ns - std::min(r.ts_ns, v->pfc.stall_ns);
-    q.pause_ns += v->pfc.stall_ns;
+    // Nothing the capture shows starts before its first frame: no stall
+    // longer than its span (a damaged frame's silence can reach back further).
+    const uint64_t from = std::max(first_ns_, r.ts_ns - std::min(r.ts_ns, v->pfc.stall_ns));
+    q.pause_ns += r.ts_ns - from;
     q.stalled.add(from, r.ts_ns);
     if (q.timeline < 0) q.timeline = timeline_.add_row();
     timeline_.spread(q.timeline, Timeline::paused_ns, from, r.ts_ns);
@@ -50,6 +52,7 @@ QpImpact& ImpactStats::row(const Verdict& v) {
 }
 
 void ImpactStats::recover(QpImpact& q, uint64_t from, uint64_t to) {
+  from = std::max(from, first_ns_);  // as for pauses: never before the capture's first frame
   if (to <= from) return;
   (q.open_rnr ? q.rnr_ns : q.recovery_ns) += to - from;
   if (q.open_timeout) q.timeout_recovery_ns += to - from;
@@ -91,14 +94,17 @@ void ImpactStats::on_request(QpImpact& q, const Verdict& v, uint64_t ts) {
     q.reorder_runs += v.reorder_nak;
     if (q.open_timeout) {
       ++q.timeout_runs;
-      q.timeout_ns += std::min(ts, v.quiet_ns);
       start = ts - std::min(ts, v.quiet_ns);
     } else if (q.evidence_ns) {
       start = q.evidence_ns;
     }
   }
+  // A QP waits once at a time: a run's stall starts no earlier than the
+  // last run's end (a NAK seen during that run is its evidence, not the next's).
+  start = restart ? q.run_last_ns : std::max({start, q.run_last_ns, first_ns_});
+  if (q.open_timeout) q.timeout_ns += ts - std::max(start, ts - std::min(ts, v.quiet_ns));
   q.evidence_ns = q.rnr_nak_ns = 0;
-  recover(q, restart ? q.run_last_ns : start, ts);
+  recover(q, start, ts);
   q.run_last_ns = ts;
 }
 
