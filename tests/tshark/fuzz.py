@@ -23,9 +23,12 @@ STRICT = {
     "G_SLICE": "debug-blocks",
     "MALLOC_CHECK_": "3",
 }
-SEEDS = range(1, 6)
+# Per capture, 10 copies in all: CI's 90 minutes run these in four legs
+# (three Wireshark versions and the sanitizers) over every bundled capture.
+# The snaplens cut at Ethernet, inside IPv4/UDP, inside the BTH and past it.
+SEEDS = range(1, 4)
 ERROR_RATE = "0.02"
-SNAPLENS = [20, 54, 60, 70, 90, 128]
+SNAPLENS = [20, 54, 70, 128]
 COMMAND = os.path.join(rslib.BUILD, "roceshark")
 
 
