@@ -27,14 +27,22 @@ struct Batch {
   std::vector<qos::DcbxAnnouncement> dcbx;
   std::vector<icmp::TooBig> icmp;
   std::vector<CrossPacket> cross;
-  // The points these frames are the first (non-cross-traffic) frames of, and their names.
-  std::vector<std::pair<uint32_t, std::string>> names;
+  // The points these frames are the first (non-cross-traffic) frames of,
+  // their names, and the index in `items` of that first frame.
+  struct Name {
+    uint32_t point;
+    std::string name;
+    size_t item;
+  };
+  std::vector<Name> names;
+  uint64_t idle_ns = 0;  // a live source's tick after these frames: the wall clock, ns
 
   void clear() {
     items.clear(), packets.clear(), pauses.clear(), dcbx.clear(), icmp.clear(), cross.clear(), names.clear();
+    idle_ns = 0;
   }
   bool full() const { return items.size() == kFrames; }
-  bool empty() const { return items.empty() && names.empty(); }
+  bool empty() const { return items.empty() && names.empty() && !idle_ns; }
 };
 
 }  // namespace roceshark::cli

@@ -18,6 +18,7 @@ struct Record {
   decode::LinkType link = decode::LinkType::other;
   uint32_t interface = 0;  // pcapng interface id, 0 for formats without
   uint64_t ts_ns = 0;
+  bool tick = false;  // no packet: a live source's idle wait ended (cli/record_source.h)
 };
 
 class CaptureReader {

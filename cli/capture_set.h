@@ -12,10 +12,11 @@
 #include <vector>
 
 #include "cli/capture_reader.h"
+#include "cli/record_source.h"
 
 namespace roceshark::cli {
 
-class CaptureSet {
+class CaptureSet final : public RecordSource {
  public:
   // Opens every file first: throws std::runtime_error naming the one that
   // cannot be opened.
@@ -24,9 +25,9 @@ class CaptureSet {
   // The next packet record of all the files; false when all have ended. A
   // file that fails part-way ends there, its error kept in errors(); the
   // others go on.
-  bool next(Record& r);
-  const char* interface_name(uint32_t point);
-  const std::vector<std::string>& errors() const { return errors_; }
+  bool next(Record& r) override;
+  const char* interface_name(uint32_t point) override;
+  const std::vector<std::string>& errors() const override { return errors_; }
 
  private:
   struct Source {

@@ -29,6 +29,9 @@
 
 #include "cli/batch_queue.h"
 #include "cli/capture_set.h"
+#include "cli/command_line.h"
+#include "cli/feed.h"
+#include "cli/monitor.h"
 #include "cli/reader.h"
 #include "epan-ext/decode/frame_decoder.h"
 #include "epan-ext/common/option_list.h"
@@ -41,6 +44,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: roceshark [-o roce.NAME:VALUE]... VIEW FILE...\n"
     "       roceshark [-o roce.NAME:VALUE]... [--fail-on warn|fail] health FILE...\n"
+    "       roceshark monitor [OPTION]... (-i INTERFACE | --replay FILE | FILE... | -)  (roceshark monitor --help)\n"
     "  VIEW: qp, pfc, qos, hops, triage or report (JSON): what tshark -q -z roce,VIEW prints\n"
     "  health: the triage, with its verdict as the exit status: 0 PASS (or WARN), 1 FAIL\n"
     "          (or WARN with --fail-on warn), 2 cannot judge (INCOMPLETE, NO DATA)\n"
@@ -59,25 +63,6 @@ struct Options {
   bool fail_on_warn = false;
   unsigned threads = 0;  // -j; 0: the cores available, at most 2
 };
-
-// A bad command line: the sentence to print, then the usage.
-struct UsageError {
-  std::string why;
-};
-
-// "roce.NAME:VALUE" into `s`. A bad value is an error here, not a warning
-// as in tshark: a command run from cron has nobody to read a warning.
-void set_preference(prefs::Settings& s, std::string_view arg) {
-  const size_t colon = arg.find(':');
-  const std::string_view name = arg.substr(0, colon);
-  if (colon == std::string_view::npos) throw UsageError{"-o " + std::string(arg) + ": expected roce.NAME:VALUE"};
-  if (name.substr(0, 5) != "roce.")
-    throw UsageError{"-o " + std::string(arg) + ": only roce.* preferences apply to roceshark"};
-  const prefs::Preference* p = prefs::find(name.substr(5));
-  if (!p) throw UsageError{"-o " + std::string(arg) + ": no preference " + std::string(name)};
-  std::string error;
-  if (!prefs::set(s, *p, arg.substr(colon + 1), error)) throw UsageError{error};
-}
 
 // The cores this process may run on (its affinity mask, which containers and
 // taskset narrow), at least 1.
@@ -128,6 +113,7 @@ Options parse(int argc, char** argv) {
 }
 
 int main(int argc, char** argv) {
+  if (argc >= 2 && !std::strcmp(argv[1], "monitor")) return monitor_main(argc - 1, argv + 1);
   if (argc == 2 && (!std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "--help"))) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -148,17 +134,8 @@ int main(int argc, char** argv) {
   }
   auto session = std::make_unique<Session>(o.settings);
   const auto analyse = [&](const Batch& b) {
-    for (const auto& [point, name] : b.names) session->name_point(point, name);
-    for (const Batch::Item& f : b.items) {
-      switch (f.kind) {
-        case decode::Kind::roce: session->feed(b.packets[f.index], f.wire_len); break;
-        case decode::Kind::pause: session->feed(b.pauses[f.index], f.wire_len); break;
-        case decode::Kind::dcbx: session->feed(f.number, f.ts_ns, b.dcbx[f.index], f.wire_len); break;
-        case decode::Kind::icmp: session->feed(b.icmp[f.index], f.wire_len); break;
-        case decode::Kind::cross: session->feed(b.cross[f.index]); break;
-        case decode::Kind::not_ours: break;
-      }
-    }
+    for (const Batch::Name& n : b.names) session->name_point(n.point, n.name);
+    for (const Batch::Item& f : b.items) feed(*session, b, f);
   };
   const unsigned threads = o.threads ? o.threads : std::min(2u, cores_available());
   if (threads == 1) {

@@ -16,7 +16,7 @@ namespace {
 // On a terminal, a line on stderr every second or so: packets, rate, time.
 class Progress {
  public:
-  Progress() : on_(isatty(STDERR_FILENO)), start_(Clock::now()), last_(start_) {}
+  explicit Progress(bool on) : on_(on && isatty(STDERR_FILENO)), start_(Clock::now()), last_(start_) {}
   void tick(uint64_t packets) {
     if (!on_ || (packets & 0xffff) != 0) return;
     const auto now = Clock::now();
@@ -56,15 +56,23 @@ uint32_t keep(Batch& b, decode::Decoded& d) {
 
 }  // namespace
 
-void read_all(CaptureSet& in, const prefs::Settings& settings, const std::function<Batch()>& take,
-              const std::function<void(Batch)>& give) {
-  Progress progress;
+void read_all(RecordSource& in, const prefs::Settings& settings, const std::function<Batch()>& take,
+              const std::function<void(Batch)>& give, bool show_progress) {
+  Progress progress(show_progress);
   std::unordered_set<uint32_t> named;
   uint32_t last_named = UINT32_MAX;  // most frames are of the point before
   Batch b = take();
   b.clear();
   Record r;
   for (uint32_t n = 1; in.next(r); ++n) {
+    if (r.tick) {
+      --n;
+      b.idle_ns = r.ts_ns;
+      give(std::move(b));
+      b = take();
+      b.clear();
+      continue;
+    }
     progress.tick(n);
     decode::FrameIn f;
     f.bytes = r.bytes, f.wire_len = r.wire_len, f.frame = n, f.point = r.interface, f.ts_ns = r.ts_ns;
@@ -76,8 +84,9 @@ void read_all(CaptureSet& in, const prefs::Settings& settings, const std::functi
     d.set_point(point);
     if (d.kind != decode::Kind::cross && point != last_named) {
       if (named.insert(point).second)
-        b.names.emplace_back(point, points::name(settings.naming, point,
-                                                 points::is_interface(point) ? in.interface_name(point) : nullptr));
+        b.names.push_back({point, points::name(settings.naming, point,
+                                               points::is_interface(point) ? in.interface_name(point) : nullptr),
+                           b.items.size()});
       last_named = point;
     }
     b.items.push_back({d.kind, keep(b, d), n, r.wire_len, r.ts_ns});

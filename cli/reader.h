@@ -6,13 +6,14 @@
 #include <functional>
 
 #include "cli/batch.h"
-#include "cli/capture_set.h"
+#include "cli/record_source.h"
 #include "epan-ext/common/preferences.h"
 
 namespace roceshark::cli {
 
-// `take` gives an empty batch to fill, `give` hands a filled one on.
-void read_all(CaptureSet& in, const prefs::Settings& settings, const std::function<Batch()>& take,
-              const std::function<void(Batch)>& give);
+// `take` gives an empty batch to fill, `give` hands a filled one on (a
+// part-filled one, its idle_ns set, when a live source ticked).
+void read_all(RecordSource& in, const prefs::Settings& settings, const std::function<Batch()>& take,
+              const std::function<void(Batch)>& give, bool progress = true);
 
 }  // namespace roceshark::cli

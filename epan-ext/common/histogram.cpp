@@ -43,6 +43,12 @@ void Histogram::merge(const Histogram& o) {
   max_ = std::max(max_, o.max_);
 }
 
+uint64_t Histogram::count_at_most(uint64_t v) const {
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < buckets_.size() && bucket_low(i) + bucket_width(i) - 1 <= v; ++i) n += buckets_[i];
+  return n;
+}
+
 uint64_t Histogram::quantile(double q) const {
   if (count_ == 0) return 0;
   const double clamped = std::clamp(q, 0.0, 1.0);

@@ -21,6 +21,10 @@ class Histogram {
   uint64_t min() const { return count_ ? min_ : 0; }
   uint64_t max() const { return max_; }
   double mean() const { return count_ ? static_cast<double>(sum_) / static_cast<double>(count_) : 0.0; }
+  uint64_t sum() const { return sum_; }
+  // Samples in buckets that lie wholly at or below `v`: a Prometheus
+  // bucket's count, low by at most the samples of one bucket (kRelativeError).
+  uint64_t count_at_most(uint64_t v) const;
   // q in [0, 1]; 0 with no samples.
   uint64_t quantile(double q) const;
 

@@ -129,6 +129,10 @@ std::string limit_sentence(const Limit& l) {
   if (l.name == kCutShort)
     return "The capture was cut short (" + l.beyond +
            "): what came after was not analysed, so the health verdict is INCOMPLETE.";
+  if (l.name == kCaptureDrops)
+    return "The capture dropped " + std::to_string(l.packets_beyond) +
+           " packets before the analysis saw them (the kernel's or the interface's drops), so the health verdict is "
+           "INCOMPLETE.";
   return l.preference + " (" + std::to_string(l.value) + ") was reached: " + std::to_string(l.packets_beyond) + " " +
          l.beyond + " were not analysed, so the health verdict is INCOMPLETE; raise " + l.preference +
          " to judge the whole capture.";
@@ -137,6 +141,7 @@ std::string limit_sentence(const Limit& l) {
 std::vector<Limit> limits_reached(const ReportStats& s, const AnalysisFacts& a) {
   std::vector<Limit> out;
   for (const std::string& e : s.cut_short) out.push_back({std::string(kCutShort), "", 0, 0, e});
+  if (s.capture_drops) out.push_back({std::string(kCaptureDrops), "", 0, s.capture_drops, "packets the capture dropped"});
   // The whole capture's counts: a filter that selects none of the frames
   // past a limit still covers only part of the capture.
   for (size_t k = 1; k < kLimitKinds; ++k) {

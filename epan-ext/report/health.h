@@ -23,10 +23,10 @@ const char* grade_name(Grade g);  // "N/A", "PASS", "WARN", "FAIL", "INCOMPLETE"
 
 // A limit the analysis reached, or a capture cut short: part of it was not analysed.
 struct Limit {
-  std::string name;        // "max_flows", or "cut_short"
+  std::string name;        // "max_flows", "cut_short" or "capture_drops"
   std::string preference;  // "roce.max_flows"; none for cut_short
   uint64_t value = 0;      // the limit in force
-  uint64_t packets_beyond = 0;  // frames not analysed because of it (cut_short: unknown, 0)
+  uint64_t packets_beyond = 0;  // frames not analysed because of it (cut_short: unknown, 0; capture_drops: the drops)
   std::string beyond;           // what they were: "RoCE packet(s) of further flows"; cut_short: the read error
 };
 
@@ -50,6 +50,7 @@ struct Health {
 };
 
 inline constexpr std::string_view kCutShort = "cut_short";
+inline constexpr std::string_view kCaptureDrops = "capture_drops";
 std::vector<Limit> limits_reached(const ReportStats& s, const AnalysisFacts& a);
 // Whether any RoCE packet or PFC frame was analysed (NO DATA otherwise).
 bool analysed(const ReportStats& s);

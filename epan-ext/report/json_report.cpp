@@ -39,11 +39,6 @@ void flow(JsonWriter& w, const FlowKey& f, std::string_view src = "source", std:
 }
 
 void write_qps(JsonWriter& w, const QpStats& s) {
-  static constexpr std::pair<NakCode, const char*> kNaks[] = {
-      {NakCode::psn_sequence_error, "psn_sequence_error"}, {NakCode::rnr, "rnr"},
-      {NakCode::invalid_request, "invalid_request"},       {NakCode::remote_access_error, "remote_access_error"},
-      {NakCode::remote_operational_error, "remote_operational_error"},
-      {NakCode::invalid_rd_request, "invalid_rd_request"}, {NakCode::reserved, "reserved"}};
   w.key("qps").begin_array();
   for (const auto& [k, r] : s.rows()) {
     w.begin_object().field("stream", r.stream).field("point", r.point_name);
@@ -62,7 +57,7 @@ void write_qps(JsonWriter& w, const QpStats& s) {
         .field("response_gaps", r.response_gaps).field("missing_responses", r.missing_responses)
         .field("reorder_naks", r.reorder_naks);
     w.key("naks").begin_object();
-    for (auto [code, name] : kNaks) w.field(name, r.naks[static_cast<size_t>(code)]);
+    for (auto [code, name] : kNakKeys) w.field(name, r.naks[static_cast<size_t>(code)]);
     w.end_object();
     w.field("cnps", r.cnps).field("ecn_ce", r.ce).field("fecn", r.fecn).field("becn", r.becn)
         .field("icrc_bad", r.icrc_bad).field("icrc_unchecked", r.icrc_unchecked);
@@ -260,6 +255,8 @@ void write_json_report(const ReportStats& s, const AnalysisFacts* a, const std::
   for (const triage::Limit& l : t.health.limits)
     if (l.name == triage::kCutShort)
       w.begin_object().field("name", l.name).field("error", l.beyond).end_object();
+    else if (l.name == triage::kCaptureDrops)
+      w.begin_object().field("name", l.name).field("packets_beyond", l.packets_beyond).end_object();
     else
       w.begin_object().field("name", l.name).field("preference", l.preference).field("value", l.value)
           .field("packets_beyond", l.packets_beyond).end_object();

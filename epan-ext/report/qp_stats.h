@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "epan-ext/analysis/flow_table.h"
 #include "epan-ext/common/histogram.h"
@@ -19,6 +20,13 @@
 #include "epan-ext/analysis/tap_record.h"
 
 namespace roceshark {
+
+// QpRow::naks' codes as the JSON report and the metrics name them, in their order.
+inline constexpr std::pair<NakCode, const char*> kNakKeys[] = {
+    {NakCode::psn_sequence_error, "psn_sequence_error"}, {NakCode::rnr, "rnr"},
+    {NakCode::invalid_request, "invalid_request"},       {NakCode::remote_access_error, "remote_access_error"},
+    {NakCode::remote_operational_error, "remote_operational_error"},
+    {NakCode::invalid_rd_request, "invalid_rd_request"}, {NakCode::reserved, "reserved"}};
 
 struct QpRow {
   uint32_t stream = kNoId;

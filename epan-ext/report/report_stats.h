@@ -23,6 +23,9 @@ struct ReportStats {
   triage::EvidenceStats evidence;
   // Read errors that cut a capture short, from a front end that knows them.
   std::vector<std::string> cut_short;
+  // Packets a live capture dropped before the analysis saw them (libpcap's
+  // kernel and interface drops), from a front end that knows them.
+  uint64_t capture_drops = 0;
   void add(const TapRecord& r) {
     qp.add(r);
     pfc.add(r);

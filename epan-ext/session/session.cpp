@@ -47,14 +47,21 @@ void Session::feed(const icmp::TooBig& m, uint32_t wire_len) {
   tap(r);
 }
 
-int Session::view(std::string_view name, bool fail_on_warn, const TextOut& out) {
-  tapped_.settle();
-  const ReportStats& s = tapped_.stats;
-  const AnalysisFacts* a = tapped_.facts;
+Snapshot Session::snapshot() {
+  Snapshot s{tapped_.stats, tapped_.facts};
+  if (tapped_.facts) tapped_.facts->finish();  // const: it only tells the log what is open now
+  if (tapped_.events) s.stats.settle(events_, tapped_.selected);
+  return s;
+}
+
+int view(const Snapshot& snap, const prefs::Settings& settings, std::string_view name, bool fail_on_warn,
+         const TextOut& out) {
+  const ReportStats& s = snap.stats;
+  const AnalysisFacts* a = snap.facts;
   const std::string filter;  // display filters need Wireshark: use tshark for them
   if (name == "qp") views::qp(s.qp, a, filter, out);
   else if (name == "pfc") views::pfc(s.pfc, a, filter, out);
-  else if (name == "qos") views::qos(s.qos, a, settings_.cfg.policy, filter, out);
+  else if (name == "qos") views::qos(s.qos, a, settings.cfg.policy, filter, out);
   else if (name == "hops") views::hops(s.hops, a, filter, out);
   else if (name == "triage") views::triage(s, a, filter, out);
   else if (name == "report") views::report(s, a, filter, out);

@@ -21,13 +21,24 @@ namespace roceshark {
 // `health` is the triage with its verdict as the exit status.
 inline constexpr std::string_view kViewNames[] = {"qp", "pfc", "qos", "hops", "triage", "report", "health"};
 
+// What a session has been fed so far, settled: what every view draws.
+struct Snapshot {
+  ReportStats stats;
+  const AnalysisFacts* facts = nullptr;  // the session's: valid until its next feed; null before any record
+};
+
+// Prints view `name` (one of kViewNames) of `s`; returns health's exit
+// status, 0 for the others.
+int view(const Snapshot& s, const prefs::Settings& settings, std::string_view name, bool fail_on_warn,
+         const TextOut& out);
+
 // The exit status of a health verdict: 0 PASS (and WARN unless
 // `fail_on_warn`), 1 FAIL (or WARN), 2 cannot judge (INCOMPLETE, NO DATA).
 int health_exit_status(triage::Grade g, bool fail_on_warn);
 
 class Session {
  public:
-  explicit Session(const prefs::Settings& s) : settings_(s) {}
+  explicit Session(const prefs::Settings& s) : settings_(s) { tapped_.selected = FrameSet::every(); }
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
@@ -42,10 +53,20 @@ class Session {
   void feed(const CrossPacket& c) { analyzer_.process(c); }  // weighed only
   // A read error that ended the capture early: the report says so.
   void cut_short(std::string error) { tapped_.stats.cut_short.push_back(std::move(error)); }
+  // A live capture's drops so far: the report is INCOMPLETE.
+  void dropped(uint64_t total) { tapped_.stats.capture_drops = total; }
 
-  // Prints view `name` (one of kViewNames); returns health's exit status,
-  // 0 for the others.
-  int view(std::string_view name, bool fail_on_warn, const TextOut& out);
+  // The report of what was fed so far, without ending the session: the
+  // analysis' end-of-capture events are taken as they stand (pauses still
+  // open are reported open, as at the end of a capture) and the statistics
+  // settled on a copy, so feeding goes on as if none was taken. The report
+  // of the first k frames is the report of the capture cut at k frames.
+  Snapshot snapshot();
+  const prefs::Settings& settings() const { return settings_; }
+  // view(snapshot(), ...): the whole capture's, once every frame is fed.
+  int view(std::string_view name, bool fail_on_warn, const TextOut& out) {
+    return roceshark::view(snapshot(), settings_, name, fail_on_warn, out);
+  }
 
  private:
   void tap(TapRecord r);

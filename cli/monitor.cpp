@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "cli/monitor.h"
+
+#include <getopt.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cli/capture_set.h"
+#include "cli/command_line.h"
+#include "cli/feed.h"
+#include "cli/live_capture.h"
+#include "cli/metrics_export.h"
+#include "cli/reader.h"
+#include "cli/window_files.h"
+#include "epan-ext/common/option_list.h"
+#include "epan-ext/session/monitor_window.h"
+#include "epan-ext/session/session.h"
+
+namespace roceshark::cli {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: roceshark monitor [OPTION]... (-i INTERFACE | --replay FILE | FILE... | -)\n"
+    "  -i, --interface IFACE  capture live (libpcap), e.g. the port a switch mirrors to\n"
+    "  -f, --filter BPF       a capture filter for -i (default: all)\n"
+    "  -B, --buffer-size MIB  the kernel capture buffer for -i\n"
+    "  --replay FILE          read FILE at its recorded pace (see --speed)\n"
+    "  --speed N              replay N times faster (default 1; 0: as fast as possible)\n"
+    "  FILE... | -            read files (or the standard input, e.g. dumpcap -w -) as fast as they come\n"
+    "  --window SECONDS       a report every SECONDS of capture time (default 10)\n"
+    "  --period SECONDS       the span each verdict covers: the analysis starts afresh every period\n"
+    "                         (default 60; rounded up to whole windows)\n"
+    "  --out DIR              keep each window's JSON report (DIR/window-N.json) and DIR/windows.ndjson\n"
+    "  --keep N               window reports to keep in --out (default 1000)\n"
+    "  --listen ADDR:PORT     serve Prometheus metrics on http://ADDR:PORT/metrics\n"
+    "  --textfile DIR         write DIR/roceshark.prom for node_exporter's textfile collector\n"
+    "  --linger SECONDS       after the input ends, keep serving --listen this long (default 0)\n"
+    "  -q, --quiet            no line per window on the standard output\n"
+    "  -o roce.NAME:VALUE     a roce.* preference, as tshark -o takes it\n"
+    "Exit status: 0 the input ended; 1 it ended on a read error or the interface went away (the last\n"
+    "window is written); 2 a bad command line, an input that cannot be opened or an address in use.\n";
+
+std::atomic<bool> g_stop{false};
+LiveCapture* g_live = nullptr;
+
+extern "C" void on_signal(int) {
+  g_stop = true;
+  if (g_live) g_live->stop();
+}
+
+struct Stopped {};
+
+struct MonitorOptions {
+  std::string interface, filter;
+  int buffer_mib = 0;
+  std::vector<std::string> files;
+  bool paced = false;
+  double speed = 1;
+  double window_s = 10, period_s = 60, linger_s = 0;
+  std::string out_dir, listen, textfile;
+  uint64_t keep = 1000;
+  bool quiet = false;
+  prefs::Settings settings;
+};
+
+double decimal(const char* opt, const char* v, double lo, double hi) {
+  std::string why;
+  const auto d = options::parse_decimal(v, lo, hi, why);
+  if (!d) throw UsageError{std::string(opt) + " " + v + ": " + why};
+  return *d;
+}
+
+MonitorOptions parse(int argc, char** argv) {
+  enum { kReplay = 256, kSpeed, kWindow, kPeriod, kOut, kKeep, kListen, kTextfile, kLinger };
+  static const option kLong[] = {{"interface", required_argument, nullptr, 'i'},
+                                 {"filter", required_argument, nullptr, 'f'},
+                                 {"buffer-size", required_argument, nullptr, 'B'},
+                                 {"replay", required_argument, nullptr, kReplay},
+                                 {"speed", required_argument, nullptr, kSpeed},
+                                 {"window", required_argument, nullptr, kWindow},
+                                 {"period", required_argument, nullptr, kPeriod},
+                                 {"out", required_argument, nullptr, kOut},
+                                 {"keep", required_argument, nullptr, kKeep},
+                                 {"listen", required_argument, nullptr, kListen},
+                                 {"textfile", required_argument, nullptr, kTextfile},
+                                 {"linger", required_argument, nullptr, kLinger},
+                                 {"quiet", no_argument, nullptr, 'q'},
+                                 {"help", no_argument, nullptr, 'h'},
+                                 {nullptr, 0, nullptr, 0}};
+  MonitorOptions o;
+  bool speed_given = false;
+  opterr = 0;
+  optind = 1;
+  for (int c; (c = getopt_long(argc, argv, "+i:f:B:o:qh", kLong, nullptr)) != -1;) {
+    switch (c) {
+      case 'i': o.interface = optarg; break;
+      case 'f': o.filter = optarg; break;
+      case 'B': o.buffer_mib = int(decimal("-B", optarg, 1, 65536)); break;
+      case 'o': set_preference(o.settings, optarg); break;
+      case 'q': o.quiet = true; break;
+      case 'h': std::fputs(kUsage, stdout); std::exit(0);
+      case kReplay: o.files.push_back(optarg), o.paced = true; break;
+      case kSpeed: o.speed = decimal("--speed", optarg, 0, 1e6), speed_given = true; break;
+      case kWindow: o.window_s = decimal("--window", optarg, 1e-9, 86400); break;
+      case kPeriod: o.period_s = decimal("--period", optarg, 1e-9, 86400 * 7); break;
+      case kOut: o.out_dir = optarg; break;
+      case kKeep: o.keep = uint64_t(decimal("--keep", optarg, 1, 1e9)); break;
+      case kListen: o.listen = optarg; break;
+      case kTextfile: o.textfile = optarg; break;
+      case kLinger: o.linger_s = decimal("--linger", optarg, 0, 86400 * 365); break;
+      case ':': throw UsageError{std::string(argv[optind - 1]) + " needs a value"};
+      default: throw UsageError{"unknown option " + std::string(argv[optind - 1])};
+    }
+  }
+  for (int i = optind; i < argc; ++i) o.files.emplace_back(argv[i]);
+  if (o.interface.empty() == o.files.empty()) throw UsageError{"give either -i INTERFACE or capture files"};
+  if (speed_given && !o.paced) {
+    if (o.speed > 0) o.paced = true;
+  }
+  if (o.paced && o.speed == 0) o.paced = false;
+  if (o.period_s < o.window_s) o.period_s = o.window_s;
+  return o;
+}
+
+// The monitor's loop: records in, a window report out every --window.
+class Monitor {
+ public:
+  Monitor(const MonitorOptions& o, RecordSource& in, MetricsServer* server)
+      : o_(o), in_(in), server_(server), files_(o.out_dir, o.keep),
+        window_ns_(uint64_t(o.window_s * 1e9)),
+        period_windows_(uint64_t((o.period_s + o.window_s * 0.999) / o.window_s)) {
+    if (!o_.quiet) std::fputs(monitor::line_header().c_str(), stdout), std::fflush(stdout);
+  }
+
+  void batch(const Batch& b) {
+    // A point is named as its first frame is fed, so a window's report
+    // names only the points it saw, as the capture cut there would.
+    auto name = b.names.begin();
+    for (size_t i = 0; i < b.items.size(); ++i) {
+      const Batch::Item& f = b.items[i];
+      if (g_stop && !g_live) throw Stopped{};  // a live capture stops itself, after what it had received
+      pace(f.ts_ns);
+      advance(f.ts_ns);
+      for (; name != b.names.end() && name->item == i; ++name) {
+        names_.emplace(name->point, name->name);
+        session_->name_point(name->point, name->name);
+      }
+      feed(*session_, b, f);
+      last_frame_ = f.number;
+      last_ts_ = f.ts_ns;
+    }
+    if (b.idle_ns) advance(b.idle_ns);
+    if (g_stop && !g_live) throw Stopped{};
+  }
+
+  // The input ended: the last, partial window.
+  void end() {
+    if (started_) close_window(std::max(last_ts_, window_start_));
+  }
+  void cut_short(const std::string& e) { session_->cut_short(e); }
+
+ private:
+  void pace(uint64_t ts) {
+    if (!o_.paced) return;
+    using namespace std::chrono;
+    const auto now = steady_clock::now();
+    if (!wall0_) {
+      wall0_ = now, ts0_ = ts;
+      return;
+    }
+    if (ts <= ts0_) return;
+    const auto target = *wall0_ + duration_cast<steady_clock::duration>(duration<double>(double(ts - ts0_) / 1e9 / o_.speed));
+    while (steady_clock::now() < target && !g_stop)
+      std::this_thread::sleep_for(std::min<steady_clock::duration>(target - steady_clock::now(), milliseconds(100)));
+  }
+
+  // Windows end at the first record (or live tick) at or past their end. A
+  // gap longer than a window starts the next window at the record: no empty
+  // windows are made up, whatever the stamps.
+  void advance(uint64_t ts) {
+    if (!started_) {
+      started_ = true, window_start_ = ts, window_end_ = ts + window_ns_;
+      return;
+    }
+    if (ts < window_end_) return;
+    close_window(window_end_);
+    if (ts - window_end_ >= window_ns_) window_start_ = ts;
+    else window_start_ = window_end_;
+    window_end_ = window_start_ + window_ns_;
+  }
+
+  void close_window(uint64_t end_ns) {
+    const RecordSource::Drops split = in_.drops();
+    const uint64_t drops = split.total();
+    session_->dropped(drops - drops_at_period_);
+    Snapshot snap = session_->snapshot();
+    const AnalysisFacts& a = snap.facts ? *snap.facts : no_facts();
+    const triage::Triage t = triage::make_triage(snap.stats, a);
+    std::vector<metrics::Family> fams = carry_.with_carry(metrics::collect(snap.stats, a, t));
+    const std::vector<metrics::Family> counted = fams;
+    monitor::WindowFigures w = monitor::figures(fams, before_, end_ns - window_start_);
+    w.index = ++windows_;
+    w.start_ns = window_start_, w.end_ns = end_ns;
+    w.frames = last_frame_ - frames_at_window_;
+    w.last_frame = last_frame_;
+    w.drops = drops - drops_at_window_;
+    if (!t.findings.list.empty()) w.top_finding = t.findings.list.front().id;
+    frames_at_window_ = last_frame_, drops_at_window_ = drops;
+
+    std::string report;
+    view(snap, o_.settings, "report", false, [&](std::string_view s) { report += s; });
+    output_errors_ += files_.write(w, report);
+    add_own(fams, w, split);
+    fams.push_back(monitor::active_findings(t.findings.list, seen_findings_));
+    if (server_) server_->publish(fams);
+    if (!o_.textfile.empty()) {
+      std::string error;
+      if (!write_textfile(o_.textfile, fams, error)) {
+        ++output_errors_;
+        std::fprintf(stderr, "roceshark monitor: --textfile: %s\n", error.c_str());
+      }
+    }
+    if (!o_.quiet) std::fputs(monitor::line(w).c_str(), stdout), std::fflush(stdout);
+    before_ = counted;
+    if (++windows_in_period_ >= period_windows_) {
+      carry_.end_period(counted);
+      windows_in_period_ = 0;
+      seen_findings_.clear();
+      drops_at_period_ = drops;
+      session_ = std::make_unique<Session>(o_.settings);
+      for (const auto& [point, name] : names_) session_->name_point(point, name);
+    }
+  }
+
+  // The monitor's own metrics.
+  void add_own(std::vector<metrics::Family>& fs, const monitor::WindowFigures& w, RecordSource::Drops drops) const {
+    using metrics::Type;
+    const auto one = [&](const char* name, const char* help, Type type, double v) {
+      fs.push_back({name, help, type, {{{}, v, {}, 0, 0}}});
+    };
+    one("roceshark_frames_read_total", "Frames read from the input, every kind", Type::counter, double(last_frame_));
+    one("roceshark_windows_total", "Windows reported", Type::counter, double(windows_));
+    fs.push_back({"roceshark_capture_dropped_packets_total",
+                  "Packets the capture dropped before the analysis, as libpcap counts them", Type::counter,
+                  {{{{"source", "kernel"}}, double(drops.kernel), {}, 0, 0},
+                   {{{"source", "interface"}}, double(drops.interface), {}, 0, 0}}});
+    one("roceshark_output_errors_total", "Window reports or textfiles that could not be written", Type::counter,
+        double(output_errors_));
+    one("roceshark_window_incomplete", "1 when the last window's verdict is INCOMPLETE (drops, limits)", Type::gauge,
+        w.verdict == "incomplete");
+    one("roceshark_last_window_timestamp_seconds", "When the last window was reported (Unix time)", Type::gauge,
+        double(std::chrono::duration_cast<std::chrono::milliseconds>(
+                   std::chrono::system_clock::now().time_since_epoch()).count()) / 1e3);
+    one("roceshark_window_seconds", "The window length (--window)", Type::gauge, o_.window_s);
+    one("roceshark_period_seconds", "The span each verdict covers (--period, in whole windows)", Type::gauge,
+        double(period_windows_) * o_.window_s);
+  }
+
+  const MonitorOptions& o_;
+  RecordSource& in_;
+  MetricsServer* server_;
+  WindowFiles files_;
+  const uint64_t window_ns_, period_windows_;
+  std::unique_ptr<Session> session_ = std::make_unique<Session>(o_.settings);
+  std::map<uint32_t, std::string> names_;
+  monitor::Carry carry_;
+  std::vector<metrics::Family> before_;
+  std::map<std::string, uint64_t> seen_findings_;  // evidence by finding id, at the last window
+  bool started_ = false;
+  uint64_t window_start_ = 0, window_end_ = 0, last_ts_ = 0;
+  uint64_t windows_ = 0, windows_in_period_ = 0;
+  uint64_t last_frame_ = 0, frames_at_window_ = 0;
+  uint64_t drops_at_window_ = 0, drops_at_period_ = 0, output_errors_ = 0;
+  std::optional<std::chrono::steady_clock::time_point> wall0_;
+  uint64_t ts0_ = 0;
+};
+
+}  // namespace
+
+int monitor_main(int argc, char** argv) {
+  MonitorOptions o;
+  try {
+    o = parse(argc, argv);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "roceshark monitor: %s\n%s", e.why.c_str(), kUsage);
+    return 2;
+  }
+  std::unique_ptr<RecordSource> in;
+  std::unique_ptr<MetricsServer> server;
+  try {
+    if (!o.interface.empty()) {
+      auto live = std::make_unique<LiveCapture>(o.interface, o.filter, o.buffer_mib, 262144);
+      g_live = live.get();
+      in = std::move(live);
+    } else {
+      in = std::make_unique<CaptureSet>(o.files);
+    }
+    if (!o.listen.empty()) server = std::make_unique<MetricsServer>(o.listen);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "roceshark monitor: %s\n", e.what());
+    return 2;
+  }
+  struct sigaction sa{};
+  sa.sa_handler = on_signal;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);  // a closed stdout is a write error, not a death
+
+  Monitor m(o, *in, server.get());
+  Batch spare;
+  try {
+    read_all(*in, o.settings, [&] { return std::move(spare); }, [&](Batch b) {
+      m.batch(b);
+      spare = std::move(b);
+    }, false);
+  } catch (const Stopped&) {
+  }
+  if (g_stop) std::fputs("roceshark monitor: stopped by a signal; the last window follows\n", stderr);
+  for (const std::string& e : in->errors()) {
+    std::fprintf(stderr, "roceshark monitor: %s; the last window is reported\n", e.c_str());
+    m.cut_short(e);
+  }
+  m.end();
+  g_live = nullptr;
+  for (auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(o.linger_s);
+       server && !g_stop && std::chrono::steady_clock::now() < until;)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  return in->errors().empty() ? 0 : 1;
+}
+
+}  // namespace roceshark::cli

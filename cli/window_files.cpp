@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "cli/window_files.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace roceshark::cli {
+namespace {
+
+std::string window_path(const std::string& dir, uint64_t index) {
+  char name[40];
+  std::snprintf(name, sizeof name, "/window-%06llu.json", static_cast<unsigned long long>(index));
+  return dir + name;
+}
+
+}  // namespace
+
+bool WindowFiles::put(const std::string& path, const std::string& text, bool append) {
+  // A whole report appears at once: written beside its name, then renamed.
+  const std::string tmp = append ? path : path + ".tmp";
+  errno = 0;
+  std::FILE* f = std::fopen(tmp.c_str(), append ? "a" : "w");
+  bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
+  int err = errno;
+  if (f && std::fclose(f) != 0 && ok) ok = false, err = errno;
+  if (ok && !append && std::rename(tmp.c_str(), path.c_str()) != 0) ok = false, err = errno;
+  if (ok) {
+    last_error_.clear();
+    return true;
+  }
+  if (!append) std::remove(tmp.c_str());
+  const std::string why = std::strerror(err ? err : EIO);
+  if (why != last_error_)
+    std::fprintf(stderr, "roceshark monitor: --out: cannot write %s: %s; monitoring goes on\n", path.c_str(),
+                 why.c_str());
+  last_error_ = why;
+  return false;
+}
+
+int WindowFiles::write(const monitor::WindowFigures& w, const std::string& report) {
+  if (dir_.empty()) return 0;
+  if (!made_) made_ = mkdir(dir_.c_str(), 0755) == 0 || errno == EEXIST;
+  int failed = !put(window_path(dir_, w.index), report, false);
+  failed += !put(dir_ + "/windows.ndjson", monitor::json_line(w) + "\n", true);
+  if (w.index > keep_) std::remove(window_path(dir_, w.index - keep_).c_str());
+  return failed;
+}
+
+}  // namespace roceshark::cli
