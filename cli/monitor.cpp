@@ -5,6 +5,9 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cmath>
+#include <fstream>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -16,6 +19,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "cli/capture_set.h"
 #include "cli/command_line.h"
@@ -47,6 +52,10 @@ constexpr const char* kUsage =
     "  --listen ADDR:PORT     serve Prometheus metrics on http://ADDR:PORT/metrics\n"
     "  --textfile DIR         write DIR/roceshark.prom for node_exporter's textfile collector\n"
     "  --linger SECONDS       after the input ends, keep serving --listen this long (default 0)\n"
+    "  --baseline N           learn each link's normal range from the first N windows, then report\n"
+    "                         how far each window's value is from it\n"
+    "  --baseline-file FILE   load the ranges from FILE (written by --save-baseline) instead\n"
+    "  --save-baseline FILE   write the learned ranges to FILE once learned\n"
     "  -q, --quiet            no line per window on the standard output\n"
     "  -o roce.NAME:VALUE     a roce.* preference, as tshark -o takes it\n"
     "Exit status: 0 the input ended; 1 it ended on a read error or the interface went away (the last\n"
@@ -71,6 +80,8 @@ struct MonitorOptions {
   double window_s = 10, period_s = 60, linger_s = 0;
   std::string out_dir, listen, textfile;
   uint64_t keep = 1000;
+  uint64_t baseline_windows = 0;
+  std::string baseline_file, save_baseline;
   bool quiet = false;
   prefs::Settings settings;
 };
@@ -83,7 +94,8 @@ double decimal(const char* opt, const char* v, double lo, double hi) {
 }
 
 MonitorOptions parse(int argc, char** argv) {
-  enum { kReplay = 256, kSpeed, kWindow, kPeriod, kOut, kKeep, kListen, kTextfile, kLinger };
+  enum { kReplay = 256, kSpeed, kWindow, kPeriod, kOut, kKeep, kListen, kTextfile, kLinger, kBaseline,
+         kBaselineFile, kSaveBaseline };
   static const option kLong[] = {{"interface", required_argument, nullptr, 'i'},
                                  {"filter", required_argument, nullptr, 'f'},
                                  {"buffer-size", required_argument, nullptr, 'B'},
@@ -96,6 +108,9 @@ MonitorOptions parse(int argc, char** argv) {
                                  {"listen", required_argument, nullptr, kListen},
                                  {"textfile", required_argument, nullptr, kTextfile},
                                  {"linger", required_argument, nullptr, kLinger},
+                                 {"baseline", required_argument, nullptr, kBaseline},
+                                 {"baseline-file", required_argument, nullptr, kBaselineFile},
+                                 {"save-baseline", required_argument, nullptr, kSaveBaseline},
                                  {"quiet", no_argument, nullptr, 'q'},
                                  {"help", no_argument, nullptr, 'h'},
                                  {nullptr, 0, nullptr, 0}};
@@ -120,6 +135,9 @@ MonitorOptions parse(int argc, char** argv) {
       case kListen: o.listen = optarg; break;
       case kTextfile: o.textfile = optarg; break;
       case kLinger: o.linger_s = decimal("--linger", optarg, 0, 86400 * 365); break;
+      case kBaseline: o.baseline_windows = uint64_t(decimal("--baseline", optarg, 1, 1e6)); break;
+      case kBaselineFile: o.baseline_file = optarg; break;
+      case kSaveBaseline: o.save_baseline = optarg; break;
       case ':': throw UsageError{std::string(argv[optind - 1]) + " needs a value"};
       default: throw UsageError{"unknown option " + std::string(argv[optind - 1])};
     }
@@ -131,14 +149,16 @@ MonitorOptions parse(int argc, char** argv) {
   }
   if (o.paced && o.speed == 0) o.paced = false;
   if (o.period_s < o.window_s) o.period_s = o.window_s;
+  if (o.baseline_windows && !o.baseline_file.empty()) throw UsageError{"--baseline and --baseline-file: give one"};
+  if (!o.save_baseline.empty() && !o.baseline_windows) throw UsageError{"--save-baseline needs --baseline N"};
   return o;
 }
 
 // The monitor's loop: records in, a window report out every --window.
 class Monitor {
  public:
-  Monitor(const MonitorOptions& o, RecordSource& in, MetricsServer* server)
-      : o_(o), in_(in), server_(server), files_(o.out_dir, o.keep),
+  Monitor(const MonitorOptions& o, RecordSource& in, MetricsServer* server, monitor::Baseline baseline)
+      : o_(o), in_(in), server_(server), files_(o.out_dir, o.keep), baseline_(std::move(baseline)),
         window_ns_(uint64_t(o.window_s * 1e9)),
         period_windows_(uint64_t((o.period_s + o.window_s * 0.999) / o.window_s)) {
     if (!o_.quiet) std::fputs(monitor::line_header().c_str(), stdout), std::fflush(stdout);
@@ -217,6 +237,13 @@ class Monitor {
     w.last_frame = last_frame_;
     w.drops = drops - drops_at_window_;
     if (!t.findings.list.empty()) w.top_finding = t.findings.list.front().id;
+    const auto values = monitor::window_values(counted, before_, double(end_ns - window_start_) / 1e9);
+    if (baseline_.learning()) {
+      baseline_.learn(values);
+      if (!baseline_.learning() && !o_.save_baseline.empty()) save_baseline();
+    } else {
+      fams.push_back(baseline_.deviations(values, w.drifts));
+    }
     frames_at_window_ = last_frame_, drops_at_window_ = drops;
 
     std::string report;
@@ -242,6 +269,16 @@ class Monitor {
       session_ = std::make_unique<Session>(o_.settings);
       for (const auto& [point, name] : names_) session_->name_point(point, name);
     }
+  }
+
+  void save_baseline() {
+    const std::string text = baseline_.to_json(), tmp = o_.save_baseline + ".tmp";
+    std::FILE* f = std::fopen(tmp.c_str(), "w");
+    bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    if (f && std::fclose(f) != 0) ok = false;
+    if (ok && std::rename(tmp.c_str(), o_.save_baseline.c_str()) == 0) return;
+    ++output_errors_;
+    std::fprintf(stderr, "roceshark monitor: --save-baseline %s: %s\n", o_.save_baseline.c_str(), std::strerror(errno));
   }
 
   // The monitor's own metrics.
@@ -272,6 +309,7 @@ class Monitor {
   RecordSource& in_;
   MetricsServer* server_;
   WindowFiles files_;
+  monitor::Baseline baseline_;
   const uint64_t window_ns_, period_windows_;
   std::unique_ptr<Session> session_ = std::make_unique<Session>(o_.settings);
   std::map<uint32_t, std::string> names_;
@@ -287,6 +325,33 @@ class Monitor {
   uint64_t ts0_ = 0;
 };
 
+// A file --save-baseline wrote; throws std::runtime_error naming the file
+// and what is wrong with it.
+monitor::Baseline load_baseline(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("--baseline-file " + path + ": " + std::strerror(errno));
+  monitor::Baseline b;
+  try {
+    const auto j = nlohmann::json::parse(in);
+    if (j.at("schema") != "roceshark-baseline" || j.at("version") != 1)
+      throw std::runtime_error("not a roceshark baseline of version 1");
+    for (const auto& r : j.at("ranges")) {
+      metrics::Labels labels;
+      for (const auto& [k, v] : r.at("labels").items()) labels.emplace_back(k, v.get<std::string>());
+      const monitor::Range range{r.at("low").get<double>(), r.at("high").get<double>(), r.at("width").get<double>()};
+      if (!std::isfinite(range.low) || !std::isfinite(range.high) || !std::isfinite(range.width) ||
+          range.low > range.high || range.width < 0)
+        throw std::runtime_error("a range that is not one: " + r.dump());
+      b.set(r.at("metric").get<std::string>(), labels, range);
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error("--baseline-file " + path + ": " + e.what());
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error("--baseline-file " + path + ": " + e.what());
+  }
+  return b;
+}
+
 }  // namespace
 
 int monitor_main(int argc, char** argv) {
@@ -299,7 +364,9 @@ int monitor_main(int argc, char** argv) {
   }
   std::unique_ptr<RecordSource> in;
   std::unique_ptr<MetricsServer> server;
+  monitor::Baseline baseline(o.baseline_windows);
   try {
+    if (!o.baseline_file.empty()) baseline = load_baseline(o.baseline_file);
     if (!o.interface.empty()) {
       auto live = std::make_unique<LiveCapture>(o.interface, o.filter, o.buffer_mib, 262144);
       g_live = live.get();
@@ -318,7 +385,7 @@ int monitor_main(int argc, char** argv) {
   sigaction(SIGTERM, &sa, nullptr);
   std::signal(SIGPIPE, SIG_IGN);  // a closed stdout is a write error, not a death
 
-  Monitor m(o, *in, server.get());
+  Monitor m(o, *in, server.get(), std::move(baseline));
   Batch spare;
   try {
     read_all(*in, o.settings, [&] { return std::move(spare); }, [&](Batch b) {

@@ -7,7 +7,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD="${ROCESHARK_BUILD:-$ROOT/build}"
 export ROCESHARK_BUILD="$BUILD"
 
-BUILD_PACKAGES=(tshark wireshark-dev libwireshark-dev libwiretap-dev libpcap-dev prometheus-cpp-dev pkg-config libgtest-dev cmake g++ make)
+BUILD_PACKAGES=(tshark wireshark-dev libwireshark-dev libwiretap-dev libpcap-dev prometheus-cpp-dev nlohmann-json3-dev pkg-config libgtest-dev cmake g++ make)
 
 missing_packages() {
   local p

@@ -117,7 +117,9 @@ std::string line(const WindowFigures& w) {
                 w.ce_share * 100, static_cast<unsigned long long>(w.pause_frames),
                 static_cast<unsigned long long>(w.drops), w.verdict.c_str(),
                 w.top_finding.empty() ? "-" : w.top_finding.c_str());
-  return buf;
+  std::string out = buf;
+  for (const Drift& d : w.drifts) out += "        drift: " + drift_text(d) + "\n";
+  return out;
 }
 
 std::string json_line(const WindowFigures& w) {
@@ -125,7 +127,15 @@ std::string json_line(const WindowFigures& w) {
   j.begin_object().field("window", w.index).field("start_ns", w.start_ns).field("end_ns", w.end_ns)
       .field("frames", w.frames).field("last_frame", w.last_frame).field("roce_packets", w.roce_packets).field("resent_share", w.loss_share)
       .field("paused_share", w.paused_share).field("ce_share", w.ce_share).field("pause_frames", w.pause_frames)
-      .field("drops", w.drops).field("verdict", w.verdict).field("top_finding", w.top_finding).end_object();
+      .field("drops", w.drops).field("verdict", w.verdict).field("top_finding", w.top_finding);
+  j.key("drift").begin_array();
+  for (const Drift& d : w.drifts) {
+    j.begin_object().field("metric", d.v.metric).key("labels").begin_object();
+    for (const auto& [k, v] : d.v.labels) j.field(k, v);
+    j.end_object().field("value", d.v.value).field("low", d.range.low).field("high", d.range.high)
+        .field("deviation", d.deviation).field("text", drift_text(d)).end_object();
+  }
+  j.end_array().end_object();
   return j.str();
 }
 

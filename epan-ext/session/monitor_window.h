@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "epan-ext/report/metrics.h"
+#include "epan-ext/session/baseline.h"
 
 namespace roceshark::monitor {
 
@@ -31,6 +32,7 @@ struct WindowFigures {
   uint64_t drops = 0;       // the capture's own, in the window
   std::string verdict;      // the period's health verdict (metrics::verdict_label)
   std::string top_finding;  // the period's first-ranked finding's id, or ""
+  std::vector<Drift> drifts;  // links whose value left the baseline's range
 };
 
 class Carry {
