@@ -7,18 +7,25 @@
 
 #include <stdexcept>
 
+#include "cli/mapped_capture.h"
 #include "plugins/ws_compat.h"
 
 namespace roceshark::cli {
 
 struct CaptureReader::Impl {
+  std::unique_ptr<MappedCapture> mapped;  // the common case, without a copy; else libwiretap
   wtap* w = nullptr;
   wtap_rec rec{};
   Buffer buf{};
 };
 
-CaptureReader::CaptureReader(const std::string& path)
-    : impl_(std::make_unique<Impl>()), path_(path == "-" ? "standard input" : path) {
+CaptureReader::CaptureReader(const std::string& path, Reading how)
+    : impl_(std::make_unique<Impl>()), path_(path == "-" ? "standard input" : path), file_(path) {
+  if (how == Reading::mapped_if_possible) impl_->mapped = MappedCapture::open(path);
+  if (!impl_->mapped) open_wiretap();
+}
+
+void CaptureReader::open_wiretap() {
   static const bool ready = [] {
     ws::log_init("roceshark");  // uninitialised, wslog prints wiretap's debug chatter
     wtap_init(FALSE);
@@ -27,7 +34,7 @@ CaptureReader::CaptureReader(const std::string& path)
   (void)ready;
   int err = 0;
   gchar* info = nullptr;
-  impl_->w = wtap_open_offline(path.c_str(), WTAP_TYPE_AUTO, &err, &info, FALSE);
+  impl_->w = wtap_open_offline(file_.c_str(), WTAP_TYPE_AUTO, &err, &info, FALSE);
   if (!impl_->w) throw std::runtime_error(path_ + ": " + ws::wtap_error(err, info));
   ws::rec_init(&impl_->rec);
   ws_buffer_init(&impl_->buf, 2048);
@@ -40,6 +47,25 @@ CaptureReader::~CaptureReader() {
 }
 
 bool CaptureReader::next(Record& r) {
+  if (impl_->mapped) {
+    switch (impl_->mapped->next(r)) {
+      case MappedCapture::Next::record: ++records_; return true;
+      case MappedCapture::Next::end: return false;
+      case MappedCapture::Next::unusual: break;
+    }
+    // libwiretap from here on: it reads the file again, past the packets
+    // already returned, and says what is wrong with the rest, if anything.
+    const uint64_t skip = impl_->mapped->packets();
+    impl_->mapped.reset();
+    open_wiretap();
+    records_ = 0;
+    for (uint64_t n = 0; n < skip; ++n)
+      if (!wiretap_next(r)) return false;
+  }
+  return wiretap_next(r);
+}
+
+bool CaptureReader::wiretap_next(Record& r) {
   for (;;) {
     int err = 0;
     gchar* info = nullptr;
@@ -66,6 +92,7 @@ bool CaptureReader::next(Record& r) {
 }
 
 uint32_t CaptureReader::interfaces() {
+  if (impl_->mapped) return impl_->mapped->interfaces();
   wtapng_iface_descriptions_t* idbs = wtap_file_get_idb_info(impl_->w);
   const uint32_t n = idbs ? idbs->interface_data->len : 0;
   g_free(idbs);
@@ -73,6 +100,7 @@ uint32_t CaptureReader::interfaces() {
 }
 
 const char* CaptureReader::interface_name(uint32_t id) {
+  if (impl_->mapped) return impl_->mapped->interface_name(id);
   wtapng_iface_descriptions_t* idbs = wtap_file_get_idb_info(impl_->w);
   const char* name = "unknown";
   if (idbs && id < idbs->interface_data->len) {

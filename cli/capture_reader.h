@@ -23,8 +23,11 @@ struct Record {
 
 class CaptureReader {
  public:
+  // Uncompressed pcap and pcapng files are memory-mapped and read without a
+  // copy (cli/mapped_capture.h), unless `how` says libwiretap only.
+  enum class Reading { mapped_if_possible, wiretap_only };
   // Throws std::runtime_error naming the file and the reason.
-  explicit CaptureReader(const std::string& path);
+  explicit CaptureReader(const std::string& path, Reading how = Reading::mapped_if_possible);
   ~CaptureReader();
   CaptureReader(const CaptureReader&) = delete;
   CaptureReader& operator=(const CaptureReader&) = delete;
@@ -40,9 +43,12 @@ class CaptureReader {
   const std::string& path() const { return path_; }
 
  private:
+  void open_wiretap();
+  bool wiretap_next(Record& r);
   struct Impl;
   std::unique_ptr<Impl> impl_;
   std::string path_;
+  std::string file_;  // as given: "-" for the standard input
   uint64_t records_ = 0;
 };
 

@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "cli/capture_set.h"
 
+#include <cstdlib>
 #include <exception>
+#include <string_view>
 
 namespace roceshark::cli {
 
 CaptureSet::CaptureSet(const std::vector<std::string>& paths) {
+  // ROCESHARK_READER=wiretap: every file through libwiretap, for a user who
+  // suspects the mapped reader (and for the tests that compare the two).
+  const char* env = std::getenv("ROCESHARK_READER");
+  const auto how = env && std::string_view(env) == "wiretap" ? CaptureReader::Reading::wiretap_only
+                                                             : CaptureReader::Reading::mapped_if_possible;
   uint32_t first = 0;
   for (const std::string& path : paths) {
     Source& s = sources_.emplace_back();
-    s.reader = std::make_unique<CaptureReader>(path);
+    s.reader = std::make_unique<CaptureReader>(path, how);
     s.first = first;
     s.count = s.reader->interfaces();
     first += s.count;
