@@ -9,7 +9,7 @@
 #include "captures/gen/cm_mad.h"
 #include "captures/gen/rnr_timer.h"
 #include "captures/gen/scenario.h"
-#include "epan-ext/decode/psn.h"
+#include "captures/gen/psn.h"
 
 namespace roceshark::gen {
 

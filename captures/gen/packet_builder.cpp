@@ -5,7 +5,7 @@
 
 #include "captures/gen/byte_writer.h"
 #include "captures/gen/checksum.h"
-#include "epan-ext/decode/icrc.h"
+#include "captures/gen/invariant_crc.h"
 
 namespace roceshark::gen {
 namespace {
@@ -38,13 +38,13 @@ void put_extensions(ByteWriter& w, const Extensions& e) {
   if (e.imm) w.u32(*e.imm);
 }
 
-L3Kind icrc_kind(Transport t) {
+IcrcL3 icrc_kind(Transport t) {
   switch (t) {
-    case Transport::v2_ipv4: return L3Kind::ipv4;
-    case Transport::v2_ipv6: return L3Kind::ipv6;
-    case Transport::v1: return L3Kind::grh;
+    case Transport::v2_ipv4: return IcrcL3::ipv4;
+    case Transport::v2_ipv6: return IcrcL3::ipv6;
+    case Transport::v1: return IcrcL3::grh;
   }
-  return L3Kind::ipv4;
+  return IcrcL3::ipv4;
 }
 
 size_t l3_header_len(Transport t) { return t == Transport::v2_ipv4 ? 20 : 40; }
@@ -101,8 +101,7 @@ BuiltFrame build_frame(const LinkHeader& l2, const NetHeader& l3, const Bth& bth
   else put_u16(h + 4, static_cast<uint32_t>(l3_total - 40));  // payload length: everything after the 40 bytes
   if (l3.transport != Transport::v1) put_u16(out.data() + udp + 4, static_cast<uint32_t>(out.size() - udp));
 
-  auto icrc = compute_icrc(std::span<const uint8_t>(h, l3_total - 4), icrc_kind(l3.transport));
-  const uint32_t v = icrc.value_or(0);  // the headers above always parse
+  const uint32_t v = invariant_crc(std::span<const uint8_t>(h, l3_total - 4), icrc_kind(l3.transport));
   for (int i = 0; i < 4; ++i) out[out.size() - 4 + i] = static_cast<uint8_t>(v >> (8 * i));
 
   // Checksums last: the ICRC masks them, and the UDP one covers the ICRC.

@@ -7,7 +7,7 @@
 #include "captures/gen/cm_mad.h"
 #include "captures/gen/opcodes.h"
 #include "captures/gen/prng.h"
-#include "epan-ext/decode/psn.h"
+#include "captures/gen/psn.h"
 
 namespace roceshark::gen {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "epan-ext/decode/psn.h"
+#include "captures/gen/psn.h"
 
 namespace roceshark::gen {
 

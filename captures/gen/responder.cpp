@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "captures/gen/aeth.h"
-#include "epan-ext/decode/psn.h"
+#include "captures/gen/psn.h"
 
 namespace roceshark::gen {
 namespace {

@@ -14,7 +14,7 @@
 #include "captures/gen/opcodes.h"
 #include "captures/gen/pfc_frame.h"
 #include "captures/gen/rnr_timer.h"
-#include "epan-ext/decode/psn.h"
+#include "captures/gen/psn.h"
 
 namespace roceshark::gen {
 namespace {

@@ -86,6 +86,21 @@ TEST(Layering, ReportSideSeesNoAnalyzer) {
   }
 }
 
+// The generator is an independent model of RoCE: sharing the engine's
+// reading of the spec (PSN arithmetic, the ICRC) would let one misreading
+// be made, and passed, on both sides.
+TEST(Layering, TheGeneratorSeesNoEngine) {
+  size_t files = 0;
+  for (const auto& e : fs::directory_iterator(kSource / "captures" / "gen")) {
+    std::set<std::string> seen;
+    const std::string file = "captures/gen/" + e.path().filename().string();
+    includes(file, seen);
+    ++files;
+    for (const auto& h : seen) EXPECT_FALSE(h.starts_with("epan-ext/")) << file << " reaches " << h;
+  }
+  EXPECT_GE(files, 30u);
+}
+
 TEST(Layering, IncludesAreFollowed) {
   std::set<std::string> seen;
   includes("epan-ext/analysis/stored_analysis.h", seen);
