@@ -54,6 +54,19 @@ def snapshots_equal_cuts(tmp):
     print(f"{checked} window reports equal the reports of their captures cut at the window's last frame")
 
 
+def compare_windows(tmp):
+    """Any two window reports compare with scripts/roce-compare (their JSON is the report's)."""
+    out_dir = os.path.join(tmp, "compare")
+    status, _, err = monitor.monitor("-q", "--window", "0.001", "--out", out_dir, rslib.capture_path("demo"))
+    ws = monitor.windows(out_dir)
+    p = subprocess.run([os.path.join(rslib.ROOT, "scripts", "roce-compare"),
+                        os.path.join(out_dir, "window-000001.json"),
+                        os.path.join(out_dir, f"window-{ws[-1]['window']:06d}.json")], capture_output=True, text=True)
+    if status != 0 or p.returncode != 0 or "new" not in p.stdout or "pfc_storm" not in p.stdout:
+        raise rslib.Failure(f"roce-compare of two windows: exit {p.returncode}\n{p.stdout}{p.stderr}")
+    print(f"roce-compare of window 1 and window {ws[-1]['window']} of the demo: the storm is new in the later one")
+
+
 def totals(report):
     packets = sum(q["requests"] + q["responses"] + q["cnps"] for q in report["qps"])
     pauses = sum(p["frames"] for p in report["pfc"]["pauses"])
@@ -105,6 +118,7 @@ def run(argv):
     with tempfile.TemporaryDirectory() as tmp:
         snapshots_equal_cuts(tmp)
         counters_carried(tmp)
+        compare_windows(tmp)
 
 
 rslib.main(run)
