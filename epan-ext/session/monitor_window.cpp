@@ -43,9 +43,10 @@ std::vector<metrics::Family> Carry::with_carry(std::vector<metrics::Family> fs) 
     // A label set the period did not see keeps its carried count.
     for (const auto& [key, c] : carried_) {
       if (key.first != f.name) continue;
+      const metrics::Labels& labels = key.second;  // clang before 16 cannot capture a structured binding
       const bool seen = std::any_of(f.samples.begin(), f.samples.end(),
-                                    [&](const metrics::Sample& s) { return s.labels == key.second; });
-      if (!seen) f.samples.push_back({key.second, c.value, c.buckets, c.sum, c.count});
+                                    [&](const metrics::Sample& s) { return s.labels == labels; });
+      if (!seen) f.samples.push_back({labels, c.value, c.buckets, c.sum, c.count});
     }
   }
   return fs;
