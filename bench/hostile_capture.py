@@ -6,6 +6,8 @@
           the same QP everywhere                          flow x point states)
   pfc     PFC frames, each from a new port MAC            (pausing ports)
   cm      CM REQ / REP / RTU exchanges, each a new QP    (connections)
+  bulk    1 KB SENDs of 64 QPs, an ACK every 16          (a long capture:
+          frames; COUNT SENDs (1.8 M make 2 GB)           size, not state)
 
 Written here, not by roceshark-gen: the generator models fabrics, these
 are the captures no fabric makes. Frames are whole, with correct ICRCs
@@ -18,10 +20,10 @@ import struct
 import sys
 import zlib
 
-KINDS = ("qps", "points", "pfc", "cm")
+KINDS = ("qps", "points", "pfc", "cm", "bulk")
 HOST_A = (bytes.fromhex("02000000000a"), bytes([10, 0, 0, 1]))
 HOST_B = (bytes.fromhex("02000000000b"), bytes([10, 0, 0, 2]))
-SEND_ONLY, UD_SEND_ONLY = 0x04, 0x64
+SEND_ONLY, UD_SEND_ONLY, ACK = 0x04, 0x64, 0x11
 EPOCH_NS = 1_700_000_000 * 10**9
 
 
@@ -113,6 +115,14 @@ def frames(kind, count):
             for src, dst, mad in cm_exchange(i):
                 deth = struct.pack("!II", 0x80010000, 1)  # Q_Key, source QP 1
                 yield 0, rocev2(src, dst, UD_SEND_ONLY, 1, i, deth + mad)
+    elif kind == "bulk":
+        yield 0, "nic-a"
+        payload = bytes(range(256)) * 4
+        for i in range(count):
+            qp, psn = i % 64, i // 64
+            yield 0, rocev2(HOST_A, HOST_B, SEND_ONLY, 0x100 + qp, psn, payload)
+            if psn % 16 == 15:  # AETH: ACK, unlimited credits; the MSN
+                yield 0, rocev2(HOST_B, HOST_A, ACK, 0x200 + qp, psn, struct.pack("!I", 0x1F << 24 | psn + 1))
     else:
         raise ValueError(f"unknown kind {kind!r}, expected one of {', '.join(KINDS)}")
 

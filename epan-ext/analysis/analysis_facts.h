@@ -47,6 +47,9 @@ class AnalysisFacts {
   virtual const PointClock& clock() const = 0;
   // Frames past each limit in the whole capture, whatever a view's filter selects.
   virtual const LimitCounts& beyond() const = 0;
+  // How often each internal cap was passed (the analysis' own; the report's
+  // DCBX and NAK resend caps are the statistics', ReportStats::caps).
+  virtual CapCounts caps() const = 0;
   // Not a lookup: before a view draws, the analysis tells its sink what
   // stands at the end of the frames so far (open episodes, clock estimates).
   virtual void finish() const = 0;

@@ -26,6 +26,14 @@ const AnalysisFacts& no_facts() {
   return nothing;
 }
 
+CapCounts Analyzer::caps() const {
+  CapCounts c{};
+  c[size_t(Cap::pause_windows)] = pfc_.live_dropped();
+  c[size_t(Cap::copies)] = hops_.copies_unmatched();
+  c[size_t(Cap::suspects)] = hops_.suspects_dropped();
+  return c;
+}
+
 void Analyzer::finish() const {
   if (events_) events_->at_end(pfc_.open_episodes(), hops_.clocks().estimates());
 }

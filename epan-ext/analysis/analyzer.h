@@ -85,6 +85,7 @@ class Analyzer : public AnalysisFacts {
   const std::string& point_name(uint32_t point) const final;
   const PointClock& clock() const final { return clock_; }
   const LimitCounts& beyond() const final { return limit_notes_.counts(); }
+  CapCounts caps() const final;
   std::vector<uint32_t> points() const final;
   const FlowKey& flow_key(uint32_t flow) const final { return flows_[flow].key; }
   uint32_t flow_stream(uint32_t flow) const final { return flows_[flow].stream; }

@@ -90,7 +90,10 @@ std::optional<HopVerdict> HopMatcher::match(uint64_t id, uint32_t flow, uint32_t
   Group* found = groups_.find(id);
   Group& g = found ? *found : groups_.insert(id, c.ts_ns);
   if (!found) g.flow = flow;
-  if (g.n >= kMaxCopies) return std::nullopt;  // hostile repetition: not matched
+  if (g.n >= kMaxCopies) {  // hostile repetition: not matched
+    ++copies_unmatched_;
+    return std::nullopt;
+  }
   Copy same[kMaxCopies];
   size_t n_same = 0;
   for (size_t i = 0; i < g.n; ++i) {
@@ -262,7 +265,7 @@ bool HopMatcher::arrived(uint32_t flow, uint32_t from, uint32_t to, uint32_t pre
     if (events_) events_->hop_lost(key, p.frame, p.len);
     if (!p.original_request) continue;
     auto& s = suspects_[flow];
-    if (s.size() == kMaxSuspects) s.pop_front();
+    if (s.size() == kMaxSuspects) s.pop_front(), ++suspects_dropped_;
     s.push_back({key, p.frame, p.psn});
   }
   return false;

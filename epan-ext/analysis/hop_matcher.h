@@ -43,6 +43,7 @@
 
 #include "epan-ext/analysis/clock_offset.h"
 #include "epan-ext/common/config.h"
+#include "epan-ext/common/limits.h"
 #include "epan-ext/analysis/event_sink.h"
 #include "epan-ext/analysis/vlan_change.h"
 #include "epan-ext/analysis/window_table.h"
@@ -177,10 +178,14 @@ class HopMatcher {
   uint16_t largest_passed(uint32_t from, uint32_t to) const;
   const ClockEstimator& clocks() const { return clocks_; }
   size_t open_groups() const { return groups_.size(); }
+  // Copies past kMaxCopies of one packet, not matched; suspects let go at
+  // kMaxSuspects of one flow (the internal caps, common/limits.h).
+  uint64_t copies_unmatched() const { return copies_unmatched_; }
+  uint64_t suspects_dropped() const { return suspects_dropped_; }
   bool active() const { return active_; }
 
  private:
-  static constexpr size_t kMaxCopies = 16;
+  static constexpr size_t kMaxCopies = cap_info(Cap::copies).value;
   // A transmission's copies in arrival order: three inline (one per point
   // of a typical path), the rest (retransmissions, longer paths) beside.
   struct Group {
@@ -207,7 +212,8 @@ class HopMatcher {
     HopKey key;
     uint32_t frame, psn;
   };
-  static constexpr size_t kMaxSuspects = 64;  // per flow: past it the oldest stays lost, unproven
+  // Per flow: past it the oldest stays lost, unproven.
+  static constexpr size_t kMaxSuspects = cap_info(Cap::suspects).value;
   struct Waiting {
     uint64_t id;
     uint32_t flow, reverse;
@@ -241,6 +247,7 @@ class HopMatcher {
   std::unordered_map<uint32_t, std::deque<Suspect>> suspects_;  // by flow; losses are rare
   static constexpr uint32_t kSweepEvery = 4096;
   uint32_t since_sweep_ = 0;
+  uint64_t copies_unmatched_ = 0, suspects_dropped_ = 0;
 };
 
 }  // namespace roceshark::hop

@@ -80,7 +80,7 @@ void PauseTracker::on_pause(const PauseFrame& f, PauseVerdict& v, uint8_t& new_e
       auto& live = live_[class_key(f.point, p)];
       forget_released(live, t, speed);
       if (std::find(live.begin(), live.end(), key(f.point, f.src, p)) == live.end()) {
-        if (live.size() >= kMaxLive) live.erase(live.begin());
+        if (live.size() >= kMaxLive) live.erase(live.begin()), ++live_dropped_;
         live.push_back(key(f.point, f.src, p));
       }
     }

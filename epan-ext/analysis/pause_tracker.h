@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "epan-ext/common/config.h"
+#include "epan-ext/common/limits.h"
 #include "epan-ext/decode/ethernet.h"
 #include "epan-ext/decode/pfc_frame.h"
 
@@ -89,6 +90,8 @@ class PauseTracker {
                  uint32_t flow);
 
   double gbps(uint32_t point) const;
+  // Windows dropped at the cap of live windows per (point, priority).
+  uint64_t live_dropped() const { return live_dropped_; }
   // The episodes still open, ending where they stand.
   std::vector<Episode> open_episodes() const;
   // A storm at a point other than `point` whose span, widened by the
@@ -140,7 +143,8 @@ class PauseTracker {
   void settle(Episode& e) const;
   void close_episode(Window& w);
 
-  static constexpr size_t kMaxLive = 64;  // windows judged per (point, priority); hostile captures drop the oldest
+  // Windows judged per (point, priority); past it the oldest is dropped (Cap::pause_windows).
+  static constexpr size_t kMaxLive = cap_info(Cap::pause_windows).value;
   const Config& cfg_;
   EventSink* events_;
   std::unordered_map<uint64_t, Window> windows_;
@@ -152,6 +156,7 @@ class PauseTracker {
   // the storms still in reach, not every storm of the capture.
   std::deque<StormRef> storms_;
   size_t storms_dropped_ = 0;
+  uint64_t live_dropped_ = 0;  // windows dropped at kMaxLive
   uint64_t prune_before_ns_ = 0;  // frames come in time order: older storms are out of reach
   std::unordered_map<uint64_t, uint64_t> stall_counted_;  // (flow, window) -> time counted up to
 };

@@ -59,6 +59,7 @@ class PfcAnalyzer {
   PacketPfc on_roce(const RoceSighting& r);
 
   std::vector<Episode> open_episodes() const { return tracker_.open_episodes(); }
+  uint64_t live_dropped() const { return tracker_.live_dropped(); }
 
  private:
   struct Point {

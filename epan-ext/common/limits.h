@@ -63,4 +63,35 @@ class LimitNotes {
   LimitCounts counts_{};
 };
 
+// Internal caps (docs/analysis.md, "Internal caps"): fixed bounds, with no
+// preference, on the few structures a hostile capture could otherwise grow
+// and whose overflow can change a verdict. Reached, a cap is a limit as the
+// ones above are: reports list it and the health verdict is INCOMPLETE.
+enum class Cap : uint8_t { dcbx, pause_windows, copies, suspects, nak_resends };
+inline constexpr size_t kCaps = 5;
+
+struct CapInfo {
+  std::string_view name;  // report's `limits[].name`
+  uint64_t value;         // the cap
+  std::string_view what;  // "distinct DCBX announcements kept"
+  std::string_view past;  // what passing it did
+};
+
+inline constexpr std::array<CapInfo, kCaps> kCapInfo = {{
+    {"cap_dcbx", 1024, "distinct DCBX announcements kept",
+     "announcements past it that had findings were not judged in the triage"},
+    {"cap_pause_windows", 64, "live pause windows per (point, priority)",
+     "the oldest window was dropped before every packet it held was attributed to it"},
+    {"cap_copies", 16, "copies of one packet matched across points",
+     "further copies of a packet were not matched across points"},
+    {"cap_suspects", 64, "losses per flow that an ACK may yet prove tap misses",
+     "the oldest stayed a loss, unchecked against the ACKs that could prove it a tap miss"},
+    {"cap_nak_resends", 65536, "resends kept for a NAK taken back",
+     "a NAK taken back found its resends let go, so they still count as loss signs"},
+}};
+constexpr const CapInfo& cap_info(Cap c) { return kCapInfo[static_cast<size_t>(c)]; }
+
+// How often each cap was passed.
+using CapCounts = std::array<uint64_t, kCaps>;
+
 }  // namespace roceshark

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "epan-ext/common/option_list.h"
+#include "epan-ext/common/printable.h"
 #include "epan-ext/common/qos_policy.h"
 
 namespace roceshark::prefs {
@@ -79,9 +80,19 @@ Apply parsed(Parse parse, Store store, std::string hint = {}) {
   };
 }
 
+// A point name (or interface name) the user typed: printable text, so that
+// no escape sequence reaches a terminal or a report through it.
+bool printable_name(std::string_view name, std::string& why) {
+  if (is_printable(name)) return true;
+  why = "'" + printable(name) + "' holds a control character or invalid UTF-8: names are printable text";
+  return false;
+}
+
 // "name:gbps,name:gbps"; a name may hold colons, the speed is after the last one.
 bool apply_point_gbps(Settings& s, std::string_view text, std::string& why) {
-  const auto pairs = options::parse_pairs(text, ':', why, options::SplitAt::last);
+  auto pairs = options::parse_pairs(text, ':', why, options::SplitAt::last);
+  for (size_t i = 0; pairs && i < pairs->size(); ++i)
+    if (!printable_name((*pairs)[i].first, why)) pairs.reset();
   if (!pairs) {
     why += " (expected point:gbps, e.g. nic-a:25,leaf-1:400)";
     return false;
@@ -210,12 +221,23 @@ std::vector<Preference> build() {
                    }));
   p.push_back(text("point_names", "Capture point names",
                    "key=name pairs: interface name or id, ERSPAN session or VLAN id, e.g. 5=leaf-1", "",
-                   parsed([](std::string_view t, std::string& why) { return options::parse_pairs(t, '=', why); },
+                   parsed([](std::string_view t, std::string& why) {
+                            auto pairs = options::parse_pairs(t, '=', why);
+                            for (size_t i = 0; pairs && i < pairs->size(); ++i)
+                              if (!printable_name((*pairs)[i].first, why) || !printable_name((*pairs)[i].second, why))
+                                pairs.reset();
+                            return pairs;
+                          },
                           [](Settings& s, auto names) { s.naming.names = std::move(names); },
                           " (expected key=name, e.g. 5=leaf-1)")));
   p.push_back(text("path_order", "Path order",
                    "Capture point names from one end of the path to the other, e.g. nic-a,leaf-1,nic-b", "",
-                   parsed([](std::string_view t, std::string& why) { return options::parse_list(t, why); },
+                   parsed([](std::string_view t, std::string& why) {
+                            auto order = options::parse_list(t, why);
+                            for (size_t i = 0; order && i < order->size(); ++i)
+                              if (!printable_name((*order)[i], why)) order.reset();
+                            return order;
+                          },
                           [](Settings& s, auto order) { s.cfg.path_order_names = std::move(order); },
                           " (expected point names, e.g. nic-a,leaf-1,nic-b)")));
   p.push_back(window_us("match_window_us", "Match window (us)",

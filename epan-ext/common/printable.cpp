@@ -63,4 +63,14 @@ std::string printable(std::string_view text) {
   return out;
 }
 
+bool is_printable(std::string_view text) {
+  std::string same;
+  same.reserve(text.size());
+  for (char c : text) {
+    if (c == '\\') same += '\\';
+    same += c;
+  }
+  return printable(text) == same;
+}
+
 }  // namespace roceshark

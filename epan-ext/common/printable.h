@@ -11,4 +11,8 @@ namespace roceshark {
 
 std::string printable(std::string_view text);
 
+// Whether printable() keeps `text` as it is (a backslash aside): no control
+// character, no invalid UTF-8. Names a user types in a preference must be.
+bool is_printable(std::string_view text);
+
 }  // namespace roceshark

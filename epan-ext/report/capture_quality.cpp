@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "epan-ext/report/capture_quality.h"
 
+#include "epan-ext/common/printable.h"
 #include "epan-ext/report/findings_builder.h"
 
 namespace roceshark {
@@ -40,9 +41,24 @@ std::vector<QualityNote> clock_steps(const AnalysisFacts& a) {
   return out;
 }
 
+std::vector<QualityNote> path_order_unmatched(const AnalysisFacts& a) {
+  const Config& c = a.config();
+  std::string names;
+  uint64_t n = 0;
+  for (size_t i = 0; i < c.path_order_names.size(); ++i)
+    if (i >= c.path_order.size() || c.path_order[i] == UINT32_MAX)
+      names += (n++ ? ", " : "") + printable(c.path_order_names[i]);
+  if (!n) return {};
+  return {{"", "path_order_unmatched", n,
+           "roce.path_order names " + names + (n == 1 ? ", which no capture point" : ", which no capture points") +
+               " of this capture has: the hops there take their direction from the traffic, not from the "
+               "order given; check the names against the points -z roce,hops lists"}};
+}
+
 std::vector<QualityNote> capture_quality(const ReportStats& s, const AnalysisFacts& a) {
   std::vector<QualityNote> out = tap_misses(s.hops, a);
   for (QualityNote& n : clock_steps(a)) out.push_back(std::move(n));
+  for (QualityNote& n : path_order_unmatched(a)) out.push_back(std::move(n));
   return out;
 }
 

@@ -14,7 +14,7 @@ namespace roceshark {
 
 struct QualityNote {
   std::string point;  // the capture point's name; empty: the whole capture
-  std::string kind;   // "tap_missed_copies", "clock_back", "clock_rebased"
+  std::string kind;   // "tap_missed_copies", "clock_back", "clock_rebased", "path_order_unmatched"
   uint64_t count = 0;
   std::string text;   // one sentence for the user
 };
@@ -25,6 +25,10 @@ std::vector<QualityNote> tap_misses(const hop::HopStats& s, const AnalysisFacts&
 // Where the stamps ran backwards, or a capture stamped past 2^62 ns
 // (epan-ext/analysis/point_clock.h; docs/analysis.md, "Time that runs backwards").
 std::vector<QualityNote> clock_steps(const AnalysisFacts& a);
+// Names in roce.path_order that no analysed capture point has: a tap the
+// path expects is missing from the capture, or a typo; either way the order
+// the user gave is not what the hop directions rest on there.
+std::vector<QualityNote> path_order_unmatched(const AnalysisFacts& a);
 // Every note, for the triage and the JSON report.
 std::vector<QualityNote> capture_quality(const ReportStats& s, const AnalysisFacts& a);
 

@@ -96,6 +96,8 @@ class EvidenceStats {
   // no loss sign.
   void settle(const EventLog& log, const FrameSet& selected);
   const std::map<Key, Evidence>& items() const { return items_; }
+  // NAKs taken back after their resends were let go (Cap::nak_resends).
+  uint64_t resends_missed() const { return resends_.missed(); }
   // Every item of one clue.
   auto of(Clue c) const {
     return std::pair{items_.lower_bound({c, 0, 0, 0}), items_.lower_bound({static_cast<Clue>(static_cast<uint8_t>(c) + 1), 0, 0, 0})};

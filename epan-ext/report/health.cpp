@@ -133,6 +133,14 @@ std::string limit_sentence(const Limit& l) {
     return "The capture dropped " + std::to_string(l.packets_beyond) +
            " packets before the analysis saw them (the kernel's or the interface's drops), so the health verdict is "
            "INCOMPLETE.";
+  if (l.cap) {
+    std::string what;
+    for (const CapInfo& c : kCapInfo)
+      if (c.name == l.name) what = c.what;
+    return "The internal cap of " + std::to_string(l.value) + " " + what + " was passed " +
+           std::to_string(l.packets_beyond) + (l.packets_beyond == 1 ? " time: " : " times: ") + l.beyond +
+           ", so the health verdict is INCOMPLETE.";
+  }
   return l.preference + " (" + std::to_string(l.value) + ") was reached: " + std::to_string(l.packets_beyond) + " " +
          l.beyond + " were not analysed, so the health verdict is INCOMPLETE; raise " + l.preference +
          " to judge the whole capture.";
@@ -151,6 +159,12 @@ std::vector<Limit> limits_reached(const ReportStats& s, const AnalysisFacts& a) 
     out.push_back({std::string(info.name), std::string(info.preference),
                    limit_value(a.config(), static_cast<LimitKind>(k)), n, std::string(info.beyond)});
   }
+  // The internal caps: the analysis' own over the whole capture, the
+  // statistics' (DCBX, NAK resends) over what the filter selected.
+  const CapCounts analysis = a.caps(), stats = s.caps();
+  for (size_t c = 0; c < kCaps; ++c)
+    if (const uint64_t n = analysis[c] + stats[c])
+      out.push_back({std::string(kCapInfo[c].name), "", kCapInfo[c].value, n, std::string(kCapInfo[c].past), true});
   return out;
 }
 

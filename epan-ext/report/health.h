@@ -21,13 +21,15 @@ namespace roceshark::triage {
 enum class Grade : uint8_t { na, pass, warn, fail, incomplete, no_data };
 const char* grade_name(Grade g);  // "N/A", "PASS", "WARN", "FAIL", "INCOMPLETE", "NO DATA"
 
-// A limit the analysis reached, or a capture cut short: part of it was not analysed.
+// A limit the analysis reached, an internal cap it passed, or a capture cut
+// short: part of it was not analysed, or not fully.
 struct Limit {
-  std::string name;        // "max_flows", "cut_short" or "capture_drops"
-  std::string preference;  // "roce.max_flows"; none for cut_short
+  std::string name;        // "max_flows", "cut_short", "capture_drops" or "cap_copies" (common/limits.h)
+  std::string preference;  // "roce.max_flows"; none for cut_short, capture_drops or a cap
   uint64_t value = 0;      // the limit in force
   uint64_t packets_beyond = 0;  // frames not analysed because of it (cut_short: unknown, 0; capture_drops: the drops)
   std::string beyond;           // what they were: "RoCE packet(s) of further flows"; cut_short: the read error
+  bool cap = false;  // an internal cap: `value` is the cap, `packets_beyond` how often it was passed, `beyond` what that did
 };
 
 struct Metric {

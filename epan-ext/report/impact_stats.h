@@ -58,6 +58,8 @@ class ImpactStats {
   // By request flow: the rows of every point that saw it, in point order.
   std::map<uint32_t, std::vector<const QpImpact*>> by_flow() const;
   const Timeline& timeline() const { return timeline_; }
+  // NAKs taken back after their resends were let go (Cap::nak_resends).
+  uint64_t resends_missed() const { return resends_.missed(); }
   uint64_t first_ns() const { return first_ns_; }
   uint64_t last_ns() const { return last_ns_; }
   uint64_t span_ns() const { return last_ns_ - first_ns_; }

@@ -257,6 +257,9 @@ void write_json_report(const ReportStats& s, const AnalysisFacts* a, const std::
       w.begin_object().field("name", l.name).field("error", l.beyond).end_object();
     else if (l.name == triage::kCaptureDrops)
       w.begin_object().field("name", l.name).field("packets_beyond", l.packets_beyond).end_object();
+    else if (l.cap)
+      w.begin_object().field("name", l.name).field("value", l.value).field("passed", l.packets_beyond)
+          .field("text", triage::limit_sentence(l)).end_object();
     else
       w.begin_object().field("name", l.name).field("preference", l.preference).field("value", l.value)
           .field("packets_beyond", l.packets_beyond).end_object();

@@ -101,6 +101,7 @@ void QosStats::add_dcbx(uint32_t frame, const std::string& point_name, const Dcb
   }
   if (dcbx_.size() >= kMaxDcbx) {
     ++dcbx_dropped_;
+    dcbx_dropped_findings_ += !findings.empty();
     return;
   }
   dcbx_.push_back({frame, 1, point_name, a, std::move(findings)});

@@ -13,6 +13,7 @@
 #include "epan-ext/analysis/dcbx.h"
 #include "epan-ext/analysis/flow_table.h"
 #include "epan-ext/analysis/tap_record.h"
+#include "epan-ext/common/limits.h"
 
 namespace roceshark::qos {
 
@@ -69,7 +70,7 @@ struct DcbxEntry {
 class QosStats {
  public:
   // Distinct DCBX entries kept; a hostile capture's further ones are only counted.
-  static constexpr size_t kMaxDcbx = 1024;
+  static constexpr size_t kMaxDcbx = cap_info(Cap::dcbx).value;
 
   void add(const TapRecord& r);
   // An LLDP frame with DCBX TLVs and what compare() found in it.
@@ -89,6 +90,8 @@ class QosStats {
   uint64_t duplicates() const { return duplicates_; }  // mirror copies, not counted
   uint64_t untracked() const { return untracked_; }    // over the flow limit or truncated: not analysed
   uint64_t dcbx_dropped() const { return dcbx_dropped_; }
+  // Of those, the ones with findings the triage therefore lacks (Cap::dcbx).
+  uint64_t dcbx_dropped_findings() const { return dcbx_dropped_findings_; }
 
  private:
   std::map<RowKey, QosRow> rows_;
@@ -98,6 +101,7 @@ class QosStats {
   uint64_t duplicates_ = 0;
   uint64_t untracked_ = 0;
   uint64_t dcbx_dropped_ = 0;
+  uint64_t dcbx_dropped_findings_ = 0;
 };
 
 }  // namespace roceshark::qos

@@ -89,6 +89,8 @@ class QpStats {
   const std::map<Key, QpRow>& rows() const { return rows_; }
   // RoCE packets past each limit: not analysed.
   const LimitCounts& beyond() const { return beyond_; }
+  // NAKs taken back after their resends were let go (Cap::nak_resends).
+  uint64_t resends_missed() const { return resends_.missed(); }
   uint64_t untracked() const;
   uint64_t truncated() const { return truncated_; }
 

@@ -2,6 +2,7 @@
 // Every statistic at once, fed from one listener: what `-z roce,report`
 // and `-z roce,triage` read.
 #pragma once
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,15 @@ struct ReportStats {
     impact.settle(log, selected);
   }
   void clear() { *this = ReportStats{}; }
+  // How often the statistics' internal caps were passed: DCBX announcements
+  // with findings not kept, NAKs taken back too late (common/limits.h).
+  CapCounts caps() const {
+    CapCounts c{};
+    c[size_t(Cap::dcbx)] = qos.dcbx_dropped_findings();
+    c[size_t(Cap::nak_resends)] =
+        std::max({qp.resends_missed(), impact.resends_missed(), evidence.resends_missed()});
+    return c;
+  }
 };
 
 }  // namespace roceshark

@@ -3,15 +3,22 @@
 DATA, never PASS; a capture cut short is marked INCOMPLETE inside the text
 and the JSON; a write that fails is an error; an interface name cannot forge
 a line or drive the terminal; a boolean preference takes TRUE or FALSE only,
-in tshark and in the command alike."""
+in tshark and in the command alike; an internal cap passed is a limit
+(docs/analysis.md, "Internal caps")."""
 import json
 import os
 import re
 import subprocess
+import sys
 import tempfile
+
+import jsonschema
 
 import cli
 import rslib
+
+sys.path.insert(0, os.path.join(rslib.ROOT, "bench"))
+import hostile_capture  # noqa: E402
 
 ROCE_HEALTH = os.path.join(rslib.ROOT, "scripts", "roce-health")
 ROCE_PLOT = os.path.join(rslib.ROOT, "scripts", "roce-plot")
@@ -152,6 +159,44 @@ def boolean_preferences():
     print("boolean preferences: TRUE/FALSE in any case; anything else an error in tshark and the command")
 
 
+def internal_caps(tmp):
+    # 65 ports pausing priority 3 at one point at once: one past the cap of
+    # 64 live pause windows per (point, priority). The analysis drops the
+    # oldest window; the report says so, as a limit, in tshark and the command.
+    path = os.path.join(tmp, "pause65.pcapng")
+    with open(path, "wb") as f:
+        f.write(hostile_capture.SHB + hostile_capture.idb("leaf-1"))
+        for i in range(65):
+            f.write(hostile_capture.epb(0, (i + 1) * 1000, hostile_capture.pfc(bytes([2, 0x53, 0, 0, 0, i]), 3)))
+    os.chmod(path, 0o644)
+    status, out, err = cli.command("triage", path)
+    if "Overall: INCOMPLETE" not in out or not re.search(r"^Limit: +The internal cap of 64 live pause windows", out, re.M):
+        raise rslib.Failure(f"65 ports pausing at once: no cap in the triage (exit {status}):\n{out[-1200:]}")
+    if rslib.tshark("-n", "-q", "-r", path, "-z", "roce,triage") != out:
+        raise rslib.Failure("tshark and the command disagree on a passed cap")
+    status, out, err = cli.command("report", path)
+    doc = json.loads(out)
+    with open(os.path.join(rslib.ROOT, "docs", "report-schema.json")) as f:
+        jsonschema.Draft202012Validator(json.load(f)).validate(doc)
+    if [(x["name"], x["value"], x["passed"]) for x in doc["limits"]] != [("cap_pause_windows", 64, 1)]:
+        raise rslib.Failure(f"65 ports pausing at once: limits {doc['limits']}")
+    report, html = os.path.join(tmp, "pause65.json"), os.path.join(tmp, "pause65.html")
+    with open(report, "w") as f:
+        f.write(out)
+    subprocess.run([ROCE_PLOT, report, "-o", html], check=True, capture_output=True, timeout=120)
+    with open(html) as f:
+        if "Partial report</b>: The internal cap of 64 live pause windows" not in f.read():
+            raise rslib.Failure("roce-plot draws a report with a passed cap as complete")
+    # 64 at once stay within it.
+    with open(path, "wb") as f:
+        f.write(hostile_capture.SHB + hostile_capture.idb("leaf-1"))
+        for i in range(64):
+            f.write(hostile_capture.epb(0, (i + 1) * 1000, hostile_capture.pfc(bytes([2, 0x53, 0, 0, 0, i]), 3)))
+    if json.loads(cli.command("report", path)[1])["limits"]:
+        raise rslib.Failure("64 ports pausing at once passed a cap")
+    print("an internal cap passed: a limit in the triage and the JSON, INCOMPLETE, the same in tshark")
+
+
 def run(argv):
     with tempfile.TemporaryDirectory() as tmp:
         os.chmod(tmp, 0o755)  # tshark runs as nobody
@@ -160,6 +205,7 @@ def run(argv):
         write_errors()
         hostile_names(tmp)
         boolean_preferences()
+        internal_caps(tmp)
 
 
 rslib.main(run)

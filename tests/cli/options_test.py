@@ -43,6 +43,11 @@ def run(argv):
             (["-j2.5", "qp", clean], "-j 2.5"),
             (["-j", "many", "qp", clean], "-j many"),
             (["-j"], "-j needs a value"),
+            # Names are printable text: no escape sequence reaches a terminal through them.
+            (["-o", "roce.path_order:nic-a,\x1b[31mleaf-1", "qp", clean], "roce.path_order: '\\x1b[31mleaf-1' holds"),
+            (["-o", "roce.path_order:nic-a,leaf\n#1 ERROR", "qp", clean], "holds a control character"),
+            (["-o", "roce.point_names:1=a\x07b", "qp", clean], "roce.point_names"),
+            (["-o", "roce.point_link_gbps:nic\x9b:25", "qp", clean], "roce.point_link_gbps"),
     ):
         status, out, err = cli.command(*args)
         if status != 2 or says not in err or "usage:" not in err or out:
@@ -51,6 +56,17 @@ def run(argv):
     status, out, _ = cli.command("-o", "roce.lossless_priorities:0,3", "qos", clean)
     if status or "Lossless priorities: 0,3" not in out:
         raise rslib.Failure(f"-o roce.lossless_priorities:0,3 was not applied:\n{out}")
+    # A path_order name that no capture point has is said in the report, not ignored.
+    mp = rslib.capture_path("mp_clock")
+    status, out, _ = cli.command("-o", "roce.path_order:nic-a,leaf-9,nic-b", "triage", mp)
+    if "roce.path_order names leaf-9, which no capture point" not in " ".join(out.split()):
+        raise rslib.Failure(f"an unmatched roce.path_order name is not in the triage:\n{out}")
+    status, out, _ = cli.command("-o", "roce.path_order:nic-a,leaf-9,nic-b", "report", mp)
+    if '"kind": "path_order_unmatched"' not in out and '"kind":"path_order_unmatched"' not in out:
+        raise rslib.Failure(f"an unmatched roce.path_order name is not in capture_quality:\n{out[-2000:]}")
+    status, out, _ = cli.command("-o", "roce.path_order:nic-a,leaf-1,nic-b", "triage", mp)
+    if "path_order" in out:
+        raise rslib.Failure(f"every roce.path_order name is a point, yet the triage notes it:\n{out}")
     # health: PASS, FAIL, WARN with and without --fail-on warn, INCOMPLETE (a reached limit).
     seen = set()
     for scenario, *options in (("clean",), ("pfc_storm",), ("qos_ecn_off",), ("qos_ecn_off", "--fail-on=warn"),

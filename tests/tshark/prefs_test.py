@@ -46,6 +46,9 @@ BAD = [
     ("roce.lossless_priorities:3,3", "roce.lossless_priorities"),
     ("roce.path_order:nic-a,leaf-1,nic-a", "roce.path_order"),
     ("roce.path_order:nic-a,,nic-b", "roce.path_order"),
+    # Names are printable text: no escape sequence reaches a terminal through them.
+    ("roce.path_order:nic-a,\x1b[31mleaf-1", "roce.path_order"),
+    ("roce.point_names:5=a\x07b", "roce.point_names"),
     ("roce.point_names:5=a,5=b", "roce.point_names"),
     ("roce.point_names:5=a,", "roce.point_names"),
     ("roce.point_link_gbps:nic-a:25,nic-a:100", "roce.point_link_gbps"),

@@ -5,7 +5,7 @@ layers (RoCE BTH/GRH with its ICRC, ERSPAN, MAC control) so the fixtures
 do not share the decoder's reading of the formats.
 
   tests/unit/decode_fixtures.py > tests/unit/decode_fixtures.h
-  tests/unit/decode_fixtures.py --corpus tests/fuzz/corpus   (the fuzzers' seeds)
+  tests/unit/decode_fixtures.py --corpus tests/fuzz/corpus/decode   (the decoder fuzzer's seeds)
 """
 import os
 import struct

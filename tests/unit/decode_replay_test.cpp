@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The fuzzers' seeds (tests/fuzz/corpus) and a fixed series of mutations of
+// The decoder fuzzer's seeds (tests/fuzz/corpus/decode) and a fixed series of mutations of
 // them through the decoder, in every build: no crash (ASan builds: no bad
 // read), and every "not ours" says why. Deterministic: a fixed seed and count.
 #include <gtest/gtest.h>
@@ -20,7 +20,7 @@ using Bytes = std::vector<uint8_t>;
 
 std::vector<Bytes> seeds() {
   std::vector<Bytes> out;
-  for (const auto& e : std::filesystem::directory_iterator(ROCESHARK_SOURCE_DIR "/tests/fuzz/corpus")) {
+  for (const auto& e : std::filesystem::directory_iterator(ROCESHARK_SOURCE_DIR "/tests/fuzz/corpus/decode")) {
     std::ifstream f(e.path(), std::ios::binary);
     out.emplace_back(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
   }

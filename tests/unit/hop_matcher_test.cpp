@@ -192,6 +192,16 @@ TEST_F(HopTest, HostileRepetitionStaysBounded) {
   EXPECT_EQ(m->open_groups(), 1u);
   EXPECT_LE(matched, 16u);
   EXPECT_GT(matched, 0u);
+  EXPECT_EQ(m->copies_unmatched(), 100000u - 16);  // Cap::copies: a limit in the report
+}
+
+// Sixteen copies of one packet (sixteen points of one path) are within the
+// cap; the seventeenth is not matched and is counted (Cap::copies).
+TEST_F(HopTest, CopiesPastTheCapAreCounted) {
+  for (uint32_t p = 0; p < 16; ++p) see(7, 10 + p, p * us);
+  EXPECT_EQ(m->copies_unmatched(), 0u);
+  EXPECT_FALSE(see(7, 40, 20 * us).has_value());
+  EXPECT_EQ(m->copies_unmatched(), 1u);
 }
 
 TEST_F(HopTest, LossBetweenPointsIsTheGapInTheFlowsOrder) {
@@ -263,6 +273,27 @@ TEST_F(HopTest, CopiesTheTapMissedAreCountedAtTheDownstreamPoint) {
   HopStats none;  // the filter dropped the lost frame: nothing to say
   none.settle(log, FrameSet{});
   EXPECT_TRUE(none.missed().empty());
+}
+
+// B's tap misses 65 requests of one flow in a row: 64 suspects are kept,
+// the oldest is let go and stays a loss although the ACK proves every one
+// arrived (Cap::suspects); the count makes the report INCOMPLETE.
+TEST_F(HopTest, SuspectsPastTheCapAreCounted) {
+  const auto req = [&](uint64_t id, uint32_t point, uint64_t at) {
+    Copy c;
+    c.point = point, c.frame = ++frame, c.ts_ns = at, c.ttl = 64;
+    c.psn = static_cast<uint32_t>(id), c.original_request = true;
+    m->on_packet(id, 0, kNone, c);
+  };
+  req(0, kA, 0);
+  req(0, kB, 1 * us);
+  for (uint64_t id = 1; id <= 65; ++id) req(id, kA, id * us);
+  req(66, kA, 70 * us);
+  req(66, kB, 71 * us);
+  EXPECT_EQ(losses({kA, kB, 0}).lost, 65u);
+  EXPECT_EQ(m->suspects_dropped(), 1u);
+  m->acknowledged(0, 66, 200, kA);
+  EXPECT_EQ(losses({kA, kB, 0}).lost, 1u);  // the one let go
 }
 
 TEST_F(HopTest, LossWhosePsnWasResentStandsWhateverTheAck) {

@@ -204,6 +204,22 @@ TEST_F(PfcTest, XonWithNoPauseChangesNothing) {
   EXPECT_FALSE(packet(1 * us, 3).held);
 }
 
+// 64 ports of one class at one point pausing at once are all judged; a
+// 65th drops the oldest window (Cap::pause_windows), which is counted so
+// that the report says INCOMPLETE. Windows that ended are not counted.
+TEST_F(PfcTest, LivePauseWindowsPastTheCapAreCounted) {
+  const auto port = [](uint32_t i) { return Mac{0x02, 0, 0, 2, static_cast<uint8_t>(i >> 8), static_cast<uint8_t>(i)}; };
+  for (uint32_t i = 0; i < 64; ++i) pause(i * us, 3, 0xffff, 0, port(i));
+  EXPECT_EQ(a->live_dropped(), 0u);
+  pause(64 * us, 3, 0xffff, 0, port(64));
+  EXPECT_EQ(a->live_dropped(), 1u);
+  pause(65 * us, 3, 0xffff, 1, port(65));  // another point: its own windows
+  EXPECT_EQ(a->live_dropped(), 1u);
+  reset();
+  for (uint32_t i = 0; i < 200; ++i) pause(i * ms, 3, 10, 0, port(i));  // one at a time, each over
+  EXPECT_EQ(a->live_dropped(), 0u);
+}
+
 TEST_F(PfcTest, GapsUnderTheStormGapJoinAnEpisode) {
   pause(0, 3, 2000);           // ends at 10.24 us
   pause(60 * us, 3, 2000);     // gap 49.8 us < 100 us: same episode

@@ -100,6 +100,15 @@ TEST(Preferences, BadValuesChangeNothing) {
       {"point_link_gbps", "nic-a:25,leaf-1:nan", "leaf-1"},
       {"dscp_priority_map", "26:9", "26:9"},
       {"health_paused_pct", "50,200", "200"},
+      // Names are printable text: an escape sequence or a newline would reach
+      // the terminal (or forge a report line) through them.
+      {"path_order", "nic-a,\x1b[31mleaf-1", "'\\x1b[31mleaf-1' holds a control character"},
+      {"path_order", "nic-a,leaf\n#1 ERROR", "'leaf\\n#1 ERROR' holds a control character"},
+      {"path_order", "nic-a,\xc2\x9b" "2J", "control character or invalid UTF-8"},
+      {"path_order", "nic-a,\xff", "invalid UTF-8"},
+      {"point_names", "5=a\ab", "control character"},
+      {"point_names", "eth\x7f=a", "control character"},
+      {"point_link_gbps", "nic\x1b:25", "control character"},
   };
   for (const auto& b : bad) {
     Settings s;
@@ -114,6 +123,7 @@ TEST(Preferences, BadValuesChangeNothing) {
     EXPECT_EQ(s.check_icrc, before.check_icrc);
     EXPECT_EQ(s.cfg.clock_mode, before.cfg.clock_mode);
     EXPECT_EQ(s.naming.names, before.naming.names);
+    EXPECT_EQ(s.cfg.path_order_names, before.cfg.path_order_names);
     EXPECT_EQ(s.cfg.point_gbps_by_name, before.cfg.point_gbps_by_name);
     EXPECT_TRUE(s.cfg.policy == before.cfg.policy);
     EXPECT_EQ(s.cfg.health.paused_pct.fail, before.cfg.health.paused_pct.fail);

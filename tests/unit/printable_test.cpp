@@ -32,5 +32,15 @@ TEST(Printable, ABackslashIsDoubledSoEscapesStayUnambiguous) {
   EXPECT_EQ(printable("\\Device\\NPF_{x}"), "\\\\Device\\\\NPF_{x}");
 }
 
+TEST(Printable, IsPrintableIsWhatPrintableKeeps) {
+  EXPECT_TRUE(is_printable(""));
+  EXPECT_TRUE(is_printable("leaf-1 \\ caf\xc3\xa9"));
+  EXPECT_FALSE(is_printable("a\nb"));
+  EXPECT_FALSE(is_printable("\x1b[31m"));
+  EXPECT_FALSE(is_printable("\x7f"));
+  EXPECT_FALSE(is_printable("\xc2\x9b"));  // C1 CSI
+  EXPECT_FALSE(is_printable("\xff"));
+}
+
 }  // namespace
 }  // namespace roceshark

@@ -120,6 +120,11 @@ TEST(QosStats, DcbxEntriesAreBounded) {
   }
   EXPECT_EQ(s.dcbx().size(), QosStats::kMaxDcbx);
   EXPECT_EQ(s.dcbx_dropped(), 10u);
+  // Without findings, what was not kept cannot change the triage (Cap::dcbx).
+  EXPECT_EQ(s.dcbx_dropped_findings(), 0u);
+  a.mac[3] = 1;
+  s.add_dcbx(5000, "p", a, {DcbxFinding{}});
+  EXPECT_EQ(s.dcbx_dropped_findings(), 1u);
 }
 
 TEST(QosReport, PrintsPolicyCountsViolationsAndDcbx) {

@@ -4,6 +4,7 @@
 #include "epan-ext/analysis/analyzer.h"
 #include "epan-ext/analysis/stored_analysis.h"
 #include "epan-ext/report/qp_report.h"
+#include "epan-ext/report/nak_resends.h"
 #include "epan-ext/report/qp_stats.h"
 #include "epan-ext/common/text_table.h"
 #include "packets.h"
@@ -68,6 +69,30 @@ TEST(QpStats, CountsASelectiveQpsFirstResendAsSelective) {
   EXPECT_EQ(r.gbn_resends, 0u);
   EXPECT_EQ(r.selective_resends, 1u);
   EXPECT_EQ(r.retransmissions, 1u);
+}
+
+// A NAK taken back finds its resends and takes them back; past the cap the
+// oldest NAKs' resends are let go, and a take-back of one of those is
+// counted (Cap::nak_resends: a limit in the report), a NAK that forced no
+// resend is not.
+TEST(NakResends, ATakeBackAfterItsResendsWereLetGoIsCounted) {
+  NakResends r;
+  Verdict v;
+  v.seq = SeqClass::gbn_resend;
+  const auto resend = [&](uint32_t frame, uint32_t nak) {
+    v.frame = frame, v.nak_frame = nak;
+    r.add(v);
+  };
+  resend(10, 5);
+  EXPECT_EQ(r.take(5).size(), 1u);
+  EXPECT_TRUE(r.take(7).empty());  // forced nothing: nothing let go yet
+  EXPECT_EQ(r.missed(), 0u);
+  const uint32_t n = NakResends::kMaxKept;
+  for (uint32_t i = 0; i <= n; ++i) resend(100 + i, 50 + i / 2);  // two resends a NAK
+  EXPECT_TRUE(r.take(50).empty());  // let go
+  EXPECT_EQ(r.missed(), 1u);
+  EXPECT_EQ(r.take(50 + n / 2).size(), 1u);
+  EXPECT_EQ(r.missed(), 1u);
 }
 
 TEST(QpReport, SaysWhenResponsesWereNotSeen) {

@@ -848,6 +848,72 @@ TEST(Health, ATapThatMissedCopiesIsCaptureQualityNeverAPass) {
   EXPECT_NE(format_triage(tr, "").find("Capture: leaf-1's tap missed 1 copy"), std::string::npos);
 }
 
+// A roce.path_order name that no capture point has (a missing tap, a typo)
+// is said, once for the capture, not ignored; names that match are not.
+TEST(Health, PathOrderNamesMissingFromTheCaptureAreNoted) {
+  Config cfg;
+  cfg.path_order_names = {"nic-a", "leaf-9", "nic-b", "spine\x1b"};
+  Analyzer a(cfg);
+  a.name_point(0, "nic-a");
+  a.name_point(1, "nic-b");
+  const std::vector<QualityNote> notes = path_order_unmatched(a);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].kind, "path_order_unmatched");
+  EXPECT_EQ(notes[0].point, "");
+  EXPECT_EQ(notes[0].count, 2u);
+  EXPECT_NE(notes[0].text.find("roce.path_order names leaf-9, spine\\x1b, which no capture points"), std::string::npos)
+      << notes[0].text;
+  EXPECT_EQ(capture_quality(ReportStats{}, a).size(), 1u);
+  a.name_point(2, "leaf-9");
+  a.name_point(3, "spine\x1b");
+  EXPECT_TRUE(path_order_unmatched(a).empty());
+  EXPECT_TRUE(path_order_unmatched(Analyzer{}).empty());
+}
+
+// An internal cap passed is a limit like roce.max_flows: listed, said in
+// the triage and the JSON, and the verdict is INCOMPLETE. The analysis'
+// (65 ports of one class pausing at once at one point) and the statistics'
+// (a DCBX announcement with findings past 1,024).
+TEST(Health, InternalCapsPassedAreLimitsAndMakeItIncomplete) {
+  StoredAnalysis a;
+  ReportStats stats;
+  for (uint32_t i = 0; i < 65; ++i) {
+    pfc::PauseFrame f;
+    f.frame = i + 1, f.ts_ns = i * us, f.src = {0x02, 0, 0, 2, 0, static_cast<uint8_t>(i)};
+    f.dst = pfc::kPfcDestination, f.enable = 1u << 3, f.quanta[3] = 0xffff;
+    TapRecord r{nullptr, &a, 0, 64, nullptr, nullptr, nullptr};
+    r.pause = &a.process(f);
+    stats.add(r);
+  }
+  std::vector<Limit> limits = limits_reached(stats, a);
+  ASSERT_EQ(limits.size(), 1u);
+  EXPECT_EQ(limits[0].name, "cap_pause_windows");
+  EXPECT_TRUE(limits[0].cap);
+  EXPECT_EQ(limits[0].value, 64u);
+  EXPECT_EQ(limits[0].packets_beyond, 1u);
+  EXPECT_EQ(limit_sentence(limits[0]),
+            "The internal cap of 64 live pause windows per (point, priority) was passed 1 time: the oldest window "
+            "was dropped before every packet it held was attributed to it, so the health verdict is INCOMPLETE.");
+  const Triage tr = make_triage(stats, a);
+  EXPECT_EQ(tr.health.overall, Grade::incomplete);
+  EXPECT_NE(format_triage(tr, "").find("Limit:   The internal cap of 64"), std::string::npos);
+  const std::string json = format_json_report(stats, &a, "");
+  EXPECT_NE(json.find(R"("limits":[{"name":"cap_pause_windows","value":64,"passed":1,"text":"The internal cap)"),
+            std::string::npos)
+      << json.substr(0, 600);
+
+  ReportStats dcbx;
+  qos::DcbxAnnouncement d;
+  for (uint32_t i = 0; i <= qos::QosStats::kMaxDcbx; ++i) {
+    d.mac = {0x02, 0, 0, 3, static_cast<uint8_t>(i >> 8), static_cast<uint8_t>(i)};
+    dcbx.qos.add_dcbx(i + 1, "p", d, {qos::DcbxFinding{}});
+  }
+  limits = limits_reached(dcbx, Analyzer{});
+  ASSERT_EQ(limits.size(), 1u);
+  EXPECT_EQ(limits[0].name, "cap_dcbx");
+  EXPECT_EQ(limits[0].packets_beyond, 1u);
+}
+
 TEST(Health, WithinTheFlowLimitNoLimitIsListed) {
   StoredAnalysis a;
   ReportStats stats;
