@@ -48,9 +48,8 @@ constexpr const char* kUsageLine =
     "usage: roceshark [OPTION]... VIEW FILE...\n"
     "       roceshark monitor [OPTION]... (-i INTERFACE | --replay FILE | FILE... | -)\n";
 
+// After kUsageLine.
 constexpr const char* kHelp =
-    "usage: roceshark [OPTION]... VIEW FILE...\n"
-    "       roceshark monitor [OPTION]... (-i INTERFACE | --replay FILE | FILE... | -)\n"
     "Analyse RoCE and PFC in captures: print what tshark -q -z roce,VIEW prints, without\n"
     "Wireshark's dissection.\n"
     "\n"
@@ -135,7 +134,8 @@ UsageError unknown_view(const std::string& view, const std::vector<std::string>&
   std::vector<std::string_view> names(std::begin(kViewNames), std::end(kViewNames));
   names.push_back("monitor");
   std::string why = "unknown view '" + view + "'";
-  if (const std::string_view near = nearest(view, names); !near.empty()) return {why + ": did you mean '" + std::string(near) + "'?"};
+  if (const std::string_view near = nearest(view, names); !near.empty())
+    return {why + ": did you mean '" + std::string(near) + "'?"};
   for (const std::string& r : rest)
     if (std::find(std::begin(kViewNames), std::end(kViewNames), r) != std::end(kViewNames))
       return {why + ": the view comes before the files (roceshark " + r + " FILE...)"};
@@ -162,7 +162,7 @@ Options parse(int argc, char** argv) {
     switch (c) {
       case 'o': set_preference(o.settings, optarg); break;
       case 'j': o.threads = parse_threads(optarg); break;
-      case 'h': std::fputs(kHelp, stdout); std::exit(0);
+      case 'h': std::fputs(kUsageLine, stdout), std::fputs(kHelp, stdout); std::exit(0);
       case kVersion:
         std::printf("roceshark %s\nbuilt against Wireshark %s\n", ROCESHARK_VERSION, ROCESHARK_WIRESHARK_VERSION);
         std::exit(0);

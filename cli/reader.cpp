@@ -19,7 +19,8 @@ namespace {
 // time left at the rate so far.
 class Progress {
  public:
-  Progress(bool on, RecordSource& in) : in_(in), on_(on && isatty(STDERR_FILENO)), start_(Clock::now()), last_(start_) {}
+  Progress(bool on, RecordSource& in)
+      : in_(in), on_(on && isatty(STDERR_FILENO)), start_(Clock::now()), last_(start_) {}
   void tick(uint64_t packets) {
     if (!on_ || (packets & 0xffff) != 0) return;
     const auto now = Clock::now();
