@@ -5,6 +5,9 @@
 #include <wsutil/buffer.h>
 #include <wsutil/wslog.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <stdexcept>
 
 #include "cli/mapped_capture.h"
@@ -21,6 +24,9 @@ struct CaptureReader::Impl {
 
 CaptureReader::CaptureReader(const std::string& path, Reading how)
     : impl_(std::make_unique<Impl>()), path_(path == "-" ? "standard input" : path), file_(path) {
+  struct stat st {};
+  if ((path == "-" ? fstat(STDIN_FILENO, &st) : stat(path.c_str(), &st)) == 0 && S_ISREG(st.st_mode))
+    size_ = static_cast<uint64_t>(st.st_size);
   if (how == Reading::mapped_if_possible) impl_->mapped = MappedCapture::open(path);
   if (!impl_->mapped) open_wiretap();
 }
@@ -34,8 +40,27 @@ void CaptureReader::open_wiretap() {
   (void)ready;
   int err = 0;
   gchar* info = nullptr;
+  const bool from_stdin = file_ == "-";
+  if (from_stdin && isatty(STDIN_FILENO))
+    throw std::runtime_error("the standard input is a terminal: give a capture file, or pipe one in");
   impl_->w = wtap_open_offline(file_.c_str(), WTAP_TYPE_AUTO, &err, &info, FALSE);
-  if (!impl_->w) throw std::runtime_error(path_ + ": " + ws::wtap_error(err, info));
+  if (!impl_->w) {
+    // libwiretap calls /dev/null "not a plain file or pipe"; a device it
+    // refuses that has nothing to read is empty, whatever else it is.
+    char c;
+    if (from_stdin && err == WTAP_ERR_NOT_REGULAR_FILE && read(STDIN_FILENO, &c, 1) == 0) {
+      g_free(info);
+      throw std::runtime_error("the standard input is empty: nothing to read");
+    }
+    throw std::runtime_error(path_ + ": " + ws::wtap_error(err, info));
+  }
+  // An empty pipe opens (as an empty capture); opening a capture reads its
+  // first bytes, so nothing read means nothing there.
+  if (from_stdin && wtap_read_so_far(impl_->w) == 0) {
+    wtap_close(impl_->w);
+    impl_->w = nullptr;
+    throw std::runtime_error("the standard input is empty: nothing to read");
+  }
   ws::rec_init(&impl_->rec);
   ws_buffer_init(&impl_->buf, 2048);
 }
@@ -89,6 +114,12 @@ bool CaptureReader::wiretap_next(Record& r) {
     r.ts_ns = static_cast<uint64_t>(rec.ts.secs) * 1'000'000'000u + static_cast<uint64_t>(rec.ts.nsecs);
     return true;
   }
+}
+
+uint64_t CaptureReader::read_so_far() const {
+  if (impl_->mapped) return impl_->mapped->position();
+  const int64_t n = impl_->w ? wtap_read_so_far(impl_->w) : 0;
+  return n > 0 ? static_cast<uint64_t>(n) : 0;
 }
 
 uint32_t CaptureReader::interfaces() {

@@ -26,7 +26,9 @@ class CaptureReader {
   // Uncompressed pcap and pcapng files are memory-mapped and read without a
   // copy (cli/mapped_capture.h), unless `how` says libwiretap only.
   enum class Reading { mapped_if_possible, wiretap_only };
-  // Throws std::runtime_error naming the file and the reason.
+  // Throws std::runtime_error naming the file and the reason; an empty
+  // standard input is "the standard input is empty: nothing to read" (an
+  // empty file is an empty capture, as tshark reads it).
   explicit CaptureReader(const std::string& path, Reading how = Reading::mapped_if_possible);
   ~CaptureReader();
   CaptureReader(const CaptureReader&) = delete;
@@ -40,6 +42,10 @@ class CaptureReader {
   // The interfaces the file has described so far (pcapng may add more later).
   uint32_t interfaces();
   uint64_t records() const { return records_; }
+  // The file's size in bytes as it lies on disk (compressed if it is), 0
+  // when unknown (a pipe); and how much of it has been read so far.
+  uint64_t size() const { return size_; }
+  uint64_t read_so_far() const;
   const std::string& path() const { return path_; }
 
  private:
@@ -50,6 +56,7 @@ class CaptureReader {
   std::string path_;
   std::string file_;  // as given: "-" for the standard input
   uint64_t records_ = 0;
+  uint64_t size_ = 0;
 };
 
 }  // namespace roceshark::cli

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "cli/capture_set.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <exception>
 #include <string_view>
@@ -57,6 +58,16 @@ uint32_t CaptureSet::point_of(size_t source, uint32_t interface) {
   const auto [it, added] = late_.try_emplace(key, next_late_);
   if (added) late_points_.emplace(next_late_++, key);
   return it->second;
+}
+
+RecordSource::Position CaptureSet::position() {
+  Position p;
+  for (const Source& s : sources_) {
+    if (!s.reader->size()) return {};
+    p.total += s.reader->size();
+    p.done += s.ended ? s.reader->size() : std::min(s.reader->read_so_far(), s.reader->size());
+  }
+  return p;
 }
 
 const char* CaptureSet::interface_name(uint32_t point) {

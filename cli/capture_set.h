@@ -28,6 +28,8 @@ class CaptureSet final : public RecordSource {
   bool next(Record& r) override;
   const char* interface_name(uint32_t point) override;
   const std::vector<std::string>& errors() const override { return errors_; }
+  // The files' sizes summed, when every one's is known.
+  Position position() override;
 
  private:
   struct Source {

@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // roceshark: the plugin's analysis without Wireshark's dissection, for big
-// captures and nightly checks (README, "The roceshark command").
+// captures and nightly checks (README, "The roceshark command";
+// docs/command.md).
 //
-//   roceshark [-o roce.NAME:VALUE]... VIEW FILE...
+//   roceshark [OPTION]... VIEW FILE...
 //
-// prints what `tshark -q -r FILE -z roce,VIEW` prints, from the same
-// decoder, analysis and views, keeping no result per frame. Several files
-// are read as `mergecap -I none` would merge them; "-" is the standard input.
-// Exit status (views): 0; 1 when a file could not be read to the end (what
-// came before it is analysed and printed); 2 when nothing could be analysed
-// (a bad command line, a file that cannot be opened or is in no known
-// format) or when the output cannot be written. `health` exits as
-// scripts/roce-health does: 2 also for INCOMPLETE and NO DATA.
+// prints what `tshark -q -r FILE -z roce,VIEW[,FILTER]` prints, from the
+// same decoder, analysis and views, keeping no result per frame. Several
+// files are read as `mergecap -I none` would merge them; "-" is the
+// standard input. Options are GNU-style (getopt_long): anywhere on the
+// line, `--opt=value` or `--opt value`, `--` ends them. The exit statuses
+// are kHelp's.
+#include <arpa/inet.h>
+#include <getopt.h>
 #include <sched.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdlib>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -41,18 +44,47 @@
 namespace roceshark::cli {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: roceshark [-o roce.NAME:VALUE]... VIEW FILE...\n"
-    "       roceshark [-o roce.NAME:VALUE]... [--fail-on warn|fail] health FILE...\n"
-    "       roceshark monitor [OPTION]... (-i INTERFACE | --replay FILE | FILE... | -)  (roceshark monitor --help)\n"
-    "  VIEW: qp, pfc, qos, hops, triage or report (JSON): what tshark -q -z roce,VIEW prints\n"
-    "  health: the triage, with its verdict as the exit status: 0 PASS (or WARN), 1 FAIL\n"
-    "          (or WARN with --fail-on warn), 2 cannot judge (INCOMPLETE, NO DATA)\n"
-    "  FILE: a capture in any format Wireshark reads, '-' for the standard input; several\n"
-    "        files are read as mergecap -I none merges them, each file's interfaces its own points\n"
-    "  -o roce.NAME:VALUE: a roce.* preference, as tshark -o takes it (README, Preferences)\n"
-    "  -j N: threads; 1 reads, decodes and analyses on one, 2 or more read and decode on their\n"
-    "        own (the default when 2 cores are available); the output is the same\n";
+constexpr const char* kUsageLine =
+    "usage: roceshark [OPTION]... VIEW FILE...\n"
+    "       roceshark monitor [OPTION]... (-i INTERFACE | --replay FILE | FILE... | -)\n";
+
+// After kUsageLine.
+constexpr const char* kHelp =
+    "Analyse RoCE and PFC in captures: print what tshark -q -z roce,VIEW prints, without\n"
+    "Wireshark's dissection.\n"
+    "\n"
+    "Views:\n"
+    "  qp, pfc, qos, hops, triage  the text views of tshark -z roce,VIEW\n"
+    "  report                      the JSON report (tshark -z roce,report)\n"
+    "  health                      the triage, with its verdict as the exit status\n"
+    "  monitor                     live or replayed, a report per window (roceshark monitor --help)\n"
+    "FILE: a capture in any format Wireshark reads, '-' for the standard input; several files\n"
+    "are read as mergecap -I none merges them, each file's interfaces its own points.\n"
+    "\n"
+    "Options (anywhere on the line; '--' ends them):\n"
+    "  -o roce.NAME:VALUE    a roce.* preference, as tshark -o takes it (README, Preferences)\n"
+    "  -j, --threads N       1 reads, decodes and analyses on one thread; 2 or more read and\n"
+    "                        decode on their own (the default when 2 cores are available);\n"
+    "                        the output is the same\n"
+    "      --fail-on LEVEL   health only: warn (WARN exits 1) or fail (the default)\n"
+    "      --qp QPN          only frames to this destination QP (BTH), e.g. 0x94c\n"
+    "      --host ADDRESS    only frames from or to this IPv4 or IPv6 address\n"
+    "      --point NAME      only frames at this capture point (its name, or its id)\n"
+    "                        A selection is applied as a -z filter applies: every frame is\n"
+    "                        analysed, the statistics count the selected ones, and the title\n"
+    "                        names the equivalent display filter. Repeat an option for either\n"
+    "                        value (--qp A --qp B: both directions of a connection); different\n"
+    "                        options must all match.\n"
+    "  -h, --help            this text\n"
+    "      --version         roceshark's version and the Wireshark it was built against\n"
+    "\n"
+    "Exit status:\n"
+    "  0  the view is printed (health: PASS, or WARN without --fail-on warn)\n"
+    "  1  a file could not be read to the end: the records before the error are analysed and\n"
+    "     printed (health: FAIL, or WARN with --fail-on warn)\n"
+    "  2  nothing could be analysed: a bad command line, a file that cannot be opened or is in\n"
+    "     no known format, an empty standard input; or the output cannot be written\n"
+    "     (health: also INCOMPLETE, part of the capture not analysed, and NO DATA)\n";
 
 void print(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
@@ -62,6 +94,7 @@ struct Options {
   prefs::Settings settings;
   bool fail_on_warn = false;
   unsigned threads = 0;  // -j; 0: the cores available, at most 2
+  Selection selection;
 };
 
 // The cores this process may run on (its affinity mask, which containers and
@@ -79,34 +112,81 @@ unsigned parse_threads(std::string_view v) {
   return static_cast<unsigned>(*n);
 }
 
+// A QP number as the views print it (0x94c, 0x00094c) or in decimal.
+uint32_t parse_qp(const char* v) {
+  errno = 0;
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(v, &end, 0);
+  if (!*v || *end || errno || n > 0xffffff || *v == '-' || *v == '+')
+    throw UsageError{std::string("--qp ") + v + ": a QP number of 24 bits, e.g. 0x94c"};
+  return static_cast<uint32_t>(n);
+}
+
+Address parse_host(const char* v) {
+  std::array<uint8_t, 16> raw{};
+  if (inet_pton(AF_INET, v, raw.data()) == 1) return Address::from({raw.data(), 4});
+  if (inet_pton(AF_INET6, v, raw.data()) == 1) return Address::from({raw.data(), 16});
+  throw UsageError{std::string("--host ") + v + ": an IPv4 or IPv6 address"};
+}
+
+// "unknown view 'triag'", with the view meant when it looks like a typo.
+UsageError unknown_view(const std::string& view, const std::vector<std::string>& rest) {
+  std::vector<std::string_view> names(std::begin(kViewNames), std::end(kViewNames));
+  names.push_back("monitor");
+  std::string why = "unknown view '" + view + "'";
+  if (const std::string_view near = nearest(view, names); !near.empty())
+    return {why + ": did you mean '" + std::string(near) + "'?"};
+  for (const std::string& r : rest)
+    if (std::find(std::begin(kViewNames), std::end(kViewNames), r) != std::end(kViewNames))
+      return {why + ": the view comes before the files (roceshark " + r + " FILE...)"};
+  return {why + ": one of qp, pfc, qos, hops, triage, report, health, monitor"};
+}
+
 Options parse(int argc, char** argv) {
+  enum { kFailOn = 256, kQp, kHost, kPoint, kVersion };
+  static const option kLong[] = {{"threads", required_argument, nullptr, 'j'},
+                                 {"fail-on", required_argument, nullptr, kFailOn},
+                                 {"qp", required_argument, nullptr, kQp},
+                                 {"host", required_argument, nullptr, kHost},
+                                 {"point", required_argument, nullptr, kPoint},
+                                 {"help", no_argument, nullptr, 'h'},
+                                 {"version", no_argument, nullptr, kVersion},
+                                 {nullptr, 0, nullptr, 0}};
   Options o;
-  int i = 1;
-  for (; i < argc; ++i) {
-    const std::string_view a = argv[i];
-    if (a == "-o" || a == "--fail-on" || a == "-j") {
-      if (i + 1 == argc) throw UsageError{std::string(a) + " needs a value"};
-      const std::string_view v = argv[++i];
-      if (a == "-o") set_preference(o.settings, v);
-      else if (a == "-j") o.threads = parse_threads(v);
-      else if (v == "warn" || v == "fail") o.fail_on_warn = v == "warn";
-      else throw UsageError{"--fail-on " + std::string(v) + ": use warn or fail"};
-    } else if (a.size() > 2 && a.substr(0, 2) == "-o") {
-      set_preference(o.settings, a.substr(2));
-    } else if (a.size() > 2 && a.substr(0, 2) == "-j") {
-      o.threads = parse_threads(a.substr(2));
-    } else if (a.size() > 1 && a[0] == '-') {
-      throw UsageError{"unknown option " + std::string(a)};
-    } else {
-      break;
+  bool fail_on_given = false;
+  opterr = 0;
+  optind = 1;
+  // ':' first: a missing value is ':', not '?'. No '+': options after the
+  // file names count too (getopt_long moves them to the front).
+  for (int c; (c = getopt_long(argc, argv, ":o:j:h", kLong, nullptr)) != -1;) {
+    switch (c) {
+      case 'o': set_preference(o.settings, optarg); break;
+      case 'j': o.threads = parse_threads(optarg); break;
+      case 'h': std::fputs(kUsageLine, stdout), std::fputs(kHelp, stdout); std::exit(0);
+      case kVersion:
+        std::printf("roceshark %s\nbuilt against Wireshark %s\n", ROCESHARK_VERSION, ROCESHARK_WIRESHARK_VERSION);
+        std::exit(0);
+      case kFailOn:
+        if (std::strcmp(optarg, "warn") && std::strcmp(optarg, "fail"))
+          throw UsageError{std::string("--fail-on ") + optarg + ": use warn or fail"};
+        o.fail_on_warn = !std::strcmp(optarg, "warn"), fail_on_given = true;
+        break;
+      case kQp: o.selection.qps.insert(parse_qp(optarg)); break;
+      case kHost: o.selection.hosts.push_back(parse_host(optarg)); break;
+      case kPoint:
+        if (!*optarg) throw UsageError{"--point needs a name"};
+        o.selection.points.emplace_back(optarg);
+        break;
+      default: throw getopt_error(c, argv);
     }
   }
-  if (i == argc) throw UsageError{"no view"};
-  o.view = argv[i++];
+  if (optind == argc) throw UsageError{"no view"};
+  o.view = argv[optind++];
+  o.files.assign(argv + optind, argv + argc);
+  if (o.view == "monitor") throw UsageError{"monitor comes first, with its own options: roceshark monitor [OPTION]..."};
   if (std::find(std::begin(kViewNames), std::end(kViewNames), o.view) == std::end(kViewNames))
-    throw UsageError{"unknown view '" + o.view + "'"};
-  if (o.fail_on_warn && o.view != "health") throw UsageError{"--fail-on applies to health only"};
-  o.files.assign(argv + i, argv + argc);
+    throw unknown_view(o.view, o.files);
+  if (fail_on_given && o.view != "health") throw UsageError{"--fail-on applies to health only"};
   if (o.files.empty()) throw UsageError{"no capture file"};
   if (std::count(o.files.begin(), o.files.end(), "-") > 1) throw UsageError{"'-' (the standard input) twice"};
   return o;
@@ -114,15 +194,11 @@ Options parse(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   if (argc >= 2 && !std::strcmp(argv[1], "monitor")) return monitor_main(argc - 1, argv + 1);
-  if (argc == 2 && (!std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "--help"))) {
-    std::fputs(kUsage, stdout);
-    return 0;
-  }
   Options o;
   try {
     o = parse(argc, argv);
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "roceshark: %s\n%s", e.why.c_str(), kUsage);
+    std::fprintf(stderr, "roceshark: %s\n%sTry 'roceshark --help' for more information.\n", e.why.c_str(), kUsageLine);
     return 2;
   }
   std::unique_ptr<CaptureSet> in;
@@ -132,7 +208,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "roceshark: %s\n", e.what());
     return 2;  // nothing analysed
   }
-  auto session = std::make_unique<Session>(o.settings);
+  auto session = std::make_unique<Session>(o.settings, o.selection);
   const auto analyse = [&](const Batch& b) {
     for (const Batch::Name& n : b.names) session->name_point(n.point, n.name);
     for (const Batch::Item& f : b.items) feed(*session, b, f);
@@ -168,6 +244,12 @@ int main(int argc, char** argv) {
   for (const std::string& e : in->errors()) {
     std::fprintf(stderr, "roceshark: %s; the records before it are analysed\n", e.c_str());
     session->cut_short(e);
+  }
+  if (const auto missing = session->selection().unmatched_points(); !missing.empty()) {
+    // Not a usage error: the names come from the capture, known only now.
+    std::fprintf(stderr, "roceshark: --point %s: no capture point of the input has that name or id\n",
+                 missing.front().c_str());
+    return 2;
   }
   int status = session->view(o.view, o.fail_on_warn, print);
   if (o.view == "health" && status == 2)

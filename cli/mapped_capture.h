@@ -33,6 +33,7 @@ class MappedCapture {
   uint32_t interfaces() const { return declared_; }  // described before the first packet
   const char* interface_name(uint32_t id) const;
   uint64_t packets() const { return packets_; }  // returned so far
+  uint64_t position() const { return pos_; }      // bytes of the file read so far
 
  private:
   struct Interface {

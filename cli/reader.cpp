@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <unordered_set>
@@ -13,18 +14,26 @@
 namespace roceshark::cli {
 namespace {
 
-// On a terminal, a line on stderr every second or so: packets, rate, time.
+// On a terminal, a line on stderr every second or so: packets, rate, time;
+// when the input's size is known (files), how much of it is read and the
+// time left at the rate so far.
 class Progress {
  public:
-  explicit Progress(bool on) : on_(on && isatty(STDERR_FILENO)), start_(Clock::now()), last_(start_) {}
+  Progress(bool on, RecordSource& in)
+      : in_(in), on_(on && isatty(STDERR_FILENO)), start_(Clock::now()), last_(start_) {}
   void tick(uint64_t packets) {
     if (!on_ || (packets & 0xffff) != 0) return;
     const auto now = Clock::now();
     if (now - last_ < std::chrono::seconds(1)) return;
     last_ = now;
     const double s = std::chrono::duration<double>(now - start_).count();
-    std::fprintf(stderr, "\rroceshark: %llu packets, %.2f M/s, %.0f s ", static_cast<unsigned long long>(packets),
+    std::fprintf(stderr, "\rroceshark: %llu packets, %.2f M/s, %.0f s", static_cast<unsigned long long>(packets),
                  double(packets) / s / 1e6, s);
+    if (const RecordSource::Position p = in_.position(); p.total && p.done) {
+      const double share = std::min(1.0, double(p.done) / double(p.total));
+      std::fprintf(stderr, ", %.0f%%, %.0f s left", 100 * share, s * (1 - share) / share);
+    }
+    std::fputs(" \033[K", stderr);  // what a longer line before left
     shown_ = true;
   }
   ~Progress() {
@@ -33,6 +42,7 @@ class Progress {
 
  private:
   using Clock = std::chrono::steady_clock;
+  RecordSource& in_;
   bool on_, shown_ = false;
   Clock::time_point start_, last_;
 };
@@ -58,7 +68,7 @@ uint32_t keep(Batch& b, decode::Decoded& d) {
 
 void read_all(RecordSource& in, const prefs::Settings& settings, const std::function<Batch()>& take,
               const std::function<void(Batch)>& give, bool show_progress) {
-  Progress progress(show_progress);
+  Progress progress(show_progress, in);
   std::unordered_set<uint32_t> named;
   uint32_t last_named = UINT32_MAX;  // most frames are of the point before
   Batch b = take();

@@ -27,6 +27,12 @@ class RecordSource {
     uint64_t total() const { return kernel + interface; }
   };
   virtual Drops drops() { return {}; }
+  // How many bytes of the input have been read, of how many: total 0 when
+  // the size is unknown (a pipe, the standard input from one, a live capture).
+  struct Position {
+    uint64_t done = 0, total = 0;
+  };
+  virtual Position position() { return {}; }
 };
 
 }  // namespace roceshark::cli

@@ -24,27 +24,28 @@ void Session::tap(TapRecord r) {
 }
 
 void Session::feed(const PacketInfo& p, uint32_t wire_len) {
-  tap(latest_record(analyzer_.process(p), analyzer_, 0, wire_len, &events_));
+  const TapRecord r = latest_record(analyzer_.process(p), analyzer_, 0, wire_len, &events_);
+  if (selection_.selects(p)) tap(r);
 }
 
 void Session::feed(const pfc::PauseFrame& f, uint32_t wire_len) {
   TapRecord r{nullptr, &analyzer_, 0, wire_len, nullptr, nullptr, &events_};
   r.pause = &analyzer_.process(f);
-  tap(r);
+  if (selection_.selects(f)) tap(r);
 }
 
 void Session::feed(uint32_t frame, uint64_t ts_ns, const qos::DcbxAnnouncement& a, uint32_t wire_len) {
   const qos::DcbxVerdict v = analyzer_.process(frame, ts_ns, a);
   TapRecord r{nullptr, &analyzer_, 0, wire_len, nullptr, nullptr, &events_};
   r.dcbx = &v;
-  tap(r);
+  if (selection_.selects(a)) tap(r);
 }
 
 void Session::feed(const icmp::TooBig& m, uint32_t wire_len) {
   const icmp::Verdict v = analyzer_.process(m);
   TapRecord r{nullptr, &analyzer_, 0, wire_len, nullptr, nullptr, &events_};
   r.icmp = &v;
-  tap(r);
+  if (selection_.selects(m)) tap(r);
 }
 
 Snapshot Session::snapshot() {
@@ -55,10 +56,9 @@ Snapshot Session::snapshot() {
 }
 
 int view(const Snapshot& snap, const prefs::Settings& settings, std::string_view name, bool fail_on_warn,
-         const TextOut& out) {
+         const TextOut& out, const std::string& filter) {
   const ReportStats& s = snap.stats;
   const AnalysisFacts* a = snap.facts;
-  const std::string filter;  // display filters need Wireshark: use tshark for them
   if (name == "qp") views::qp(s.qp, a, filter, out);
   else if (name == "pfc") views::pfc(s.pfc, a, filter, out);
   else if (name == "qos") views::qos(s.qos, a, settings.cfg.policy, filter, out);
@@ -67,7 +67,7 @@ int view(const Snapshot& snap, const prefs::Settings& settings, std::string_view
   else if (name == "report") views::report(s, a, filter, out);
   else {
     const triage::Triage t = triage::make_triage(s, a ? *a : no_facts());
-    out(format_triage(t, ""));
+    out(format_triage(t, filter));
     return health_exit_status(t.health.overall, fail_on_warn);
   }
   return 0;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "epan-ext/analysis/analyzer.h"
 #include "epan-ext/analysis/event_log.h"
@@ -14,6 +15,7 @@
 #include "epan-ext/common/preferences.h"
 #include "epan-ext/report/health.h"
 #include "epan-ext/report/tapped.h"
+#include "epan-ext/session/selection.h"
 
 namespace roceshark {
 
@@ -28,9 +30,10 @@ struct Snapshot {
 };
 
 // Prints view `name` (one of kViewNames) of `s`; returns health's exit
-// status, 0 for the others.
+// status, 0 for the others. `filter` is the display filter the frames were
+// selected by, as the view's title and the JSON name it ("" for none).
 int view(const Snapshot& s, const prefs::Settings& settings, std::string_view name, bool fail_on_warn,
-         const TextOut& out);
+         const TextOut& out, const std::string& filter = {});
 
 // The exit status of a health verdict: 0 PASS (and WARN unless
 // `fail_on_warn`), 1 FAIL (or WARN), 2 cannot judge (INCOMPLETE, NO DATA).
@@ -38,12 +41,18 @@ int health_exit_status(triage::Grade g, bool fail_on_warn);
 
 class Session {
  public:
-  explicit Session(const prefs::Settings& s) : settings_(s) { tapped_.selected = FrameSet::every(); }
+  // Every frame is analysed; only those `selection` selects are tapped
+  // into the statistics (all without one), as tshark's -z filter does.
+  explicit Session(const prefs::Settings& s, Selection selection = {}) : settings_(s), selection_(std::move(selection)) {
+    if (!selection_.any()) tapped_.selected = FrameSet::every();
+  }
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
   void name_point(uint32_t point, std::string name) {
-    if (!analyzer_.point_named(point)) analyzer_.name_point(point, std::move(name));
+    if (analyzer_.point_named(point)) return;
+    selection_.name_point(point, name);
+    analyzer_.name_point(point, std::move(name));
   }
   // Each frame's record, in frame order.
   void feed(const PacketInfo& p, uint32_t wire_len);
@@ -63,15 +72,18 @@ class Session {
   // of the first k frames is the report of the capture cut at k frames.
   Snapshot snapshot();
   const prefs::Settings& settings() const { return settings_; }
-  // view(snapshot(), ...): the whole capture's, once every frame is fed.
+  const Selection& selection() const { return selection_; }
+  // view(snapshot(), ...): the whole capture's, once every frame is fed,
+  // titled with the selection's filter.
   int view(std::string_view name, bool fail_on_warn, const TextOut& out) {
-    return roceshark::view(snapshot(), settings_, name, fail_on_warn, out);
+    return roceshark::view(snapshot(), settings_, name, fail_on_warn, out, selection_.filter());
   }
 
  private:
   void tap(TapRecord r);
 
   const prefs::Settings settings_;
+  Selection selection_;
   EventLog events_;
   Analyzer analyzer_{settings_.cfg, &events_};
   Tapped<ReportStats> tapped_;

@@ -1,9 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The command line: roce.* preferences as -o (a bad one is an error, exit
-2, naming it), usage errors, and `roceshark health`, whose exit status is
-scripts/roce-health's on the same capture and options."""
+2, naming it), usage errors (a short usage and "Try 'roceshark --help'",
+"did you mean" for a view), GNU-style options (--opt=value, options after
+the files, --), --help with the exit statuses, --version, an empty standard
+input, and `roceshark health`, whose exit status is scripts/roce-health's
+on the same capture and options."""
 import os
+import re
+import shutil
 import subprocess
+import tempfile
 
 import cli
 import rslib
@@ -22,6 +28,65 @@ def health(capture, *options):
     return status, script.returncode, out
 
 
+def help_and_version():
+    for flag in ("-h", "--help"):
+        status, out, err = cli.command(flag)
+        # The exit statuses and what each means; health's own.
+        codes = re.findall(r"^  ([012])  ", out[out.find("Exit status:"):], re.M)
+        if status or err or codes != ["0", "1", "2"] or "--fail-on warn" not in out or "INCOMPLETE" not in out:
+            raise rslib.Failure(f"roceshark {flag}: exit {status}, exit statuses {codes}, stderr {err!r}")
+        for option in ("--qp", "--host", "--point", "--threads", "--version", "--fail-on", "-o roce.NAME:VALUE"):
+            if option not in out:
+                raise rslib.Failure(f"roceshark {flag} does not document {option}")
+    with open(os.path.join(rslib.ROOT, "CMakeLists.txt")) as f:
+        version = re.search(r"project\(roceshark VERSION (\S+)", f.read()).group(1)
+    status, out, err = cli.command("--version")
+    lines = out.splitlines()
+    if status or err or lines[0] != f"roceshark {version}" or not lines[1].startswith(
+            f"built against Wireshark {rslib.WS_VERSION}."):
+        raise rslib.Failure(f"roceshark --version: exit {status}, {out!r} (want {version}, Wireshark {rslib.WS_VERSION})")
+    # --version wins wherever it stands, as --help does.
+    if cli.command("qp", "--version")[1] != out:
+        raise rslib.Failure("roceshark qp --version does not print the version")
+
+
+def gnu_style(clean):
+    """--opt=value and --opt value, options after the files, -- ends them."""
+    want = cli.command("-o", "roce.lossless_priorities:0,3", "qos", clean)[1]
+    for args in (["qos", clean, "-o", "roce.lossless_priorities:0,3"], ["qos", "-oroce.lossless_priorities:0,3", clean],
+                 ["-j1", "qos", clean, "-o", "roce.lossless_priorities:0,3"],
+                 ["--threads=1", "-o", "roce.lossless_priorities:0,3", "--", "qos", clean]):
+        status, out, err = cli.command(*args)
+        if status or out != want:
+            raise rslib.Failure(f"roceshark {' '.join(args)}: exit {status}, not the output of -o before the view\n{err}")
+    warn = rslib.capture_path("qos_ecn_off")  # WARN: exit 0, 1 with --fail-on warn
+    for args in (["--fail-on=warn", "health", warn], ["health", warn, "--fail-on", "warn"],
+                 ["health", "--fail-on=warn", warn]):
+        status = cli.command(*args)[0]
+        if status != 1:
+            raise rslib.Failure(f"roceshark {' '.join(args)}: exit {status}, want 1 (WARN)")
+    if cli.command("health", warn, "--fail-on=fail")[0] != 0:
+        raise rslib.Failure("roceshark health --fail-on=fail: WARN must pass")
+    # After --, a file whose name starts with '-' is a file.
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copy(clean, os.path.join(tmp, "-x.pcapng"))
+        p = subprocess.run([cli.COMMAND, "qp", "--", "-x.pcapng"], capture_output=True, text=True, cwd=tmp,
+                           env=cli.ENV, timeout=600)
+        if p.returncode or p.stdout != cli.command("qp", clean)[1]:
+            raise rslib.Failure(f"roceshark qp -- -x.pcapng: exit {p.returncode}\n{p.stderr}")
+
+
+def empty_stdin():
+    """Nothing on the standard input, from /dev/null or an empty pipe: said so, exit 2."""
+    with open(os.devnull, "rb") as null:
+        runs = [("< /dev/null", cli.command("qp", "-", stdin=null))]
+    p = subprocess.run([cli.COMMAND, "triage", "-"], input=b"", capture_output=True, env=cli.ENV, timeout=600)
+    runs.append(("from an empty pipe", (p.returncode, p.stdout.decode(), p.stderr.decode())))
+    for how, (status, out, err) in runs:
+        if status != 2 or out or err != "roceshark: the standard input is empty: nothing to read\n":
+            raise rslib.Failure(f"roceshark - {how}: exit {status}, stdout {out[:200]!r}, stderr {err!r}")
+
+
 def run(argv):
     clean = rslib.capture_path("clean")
     # Bad preferences and usage: exit 2, the reason on stderr, nothing on stdout.
@@ -35,7 +100,21 @@ def run(argv):
             (["--fail-on", "maybe", "health", clean], "--fail-on maybe"),
             (["--fail-on", "warn", "qp", clean], "health only"),
             (["-x", "qp", clean], "unknown option -x"),
-            (["nonsense", clean], "unknown view 'nonsense'"),
+            (["qp", clean, "-x"], "unknown option -x"),
+            (["--bogus=1", "qp", clean], "unknown option --bogus"),
+            (["--help=yes"], "--help takes no value"),
+            (["qp", clean, "--fail-on"], "--fail-on needs a value"),
+            (["--qp", "0x1000000", "qp", clean], "--qp 0x1000000: a QP number of 24 bits"),
+            (["--qp=-1", "qp", clean], "--qp -1"),
+            (["--host", "10.0.0.300", "qp", clean], "--host 10.0.0.300: an IPv4 or IPv6 address"),
+            (["nonsense", clean], "unknown view 'nonsense': one of qp, pfc"),
+            (["triag", clean], "unknown view 'triag': did you mean 'triage'?"),
+            (["hop", clean], "did you mean 'hops'?"),
+            (["monitr", clean], "did you mean 'monitor'?"),
+            (["REPORT", clean], "unknown view 'REPORT'"),
+            ([clean, "triage"], "the view comes before the files (roceshark triage FILE...)"),
+            (["-j", "1", "monitor", clean], "monitor comes first"),
+            (["--", "-x", "qp", clean], "unknown view '-x'"),
             (["qp"], "no capture file"),
             ([], "no view"),
             (["qp", "-", "-"], "standard input"),
@@ -52,6 +131,17 @@ def run(argv):
         status, out, err = cli.command(*args)
         if status != 2 or says not in err or "usage:" not in err or out:
             raise rslib.Failure(f"roceshark {' '.join(args)}: exit {status}, stderr {err!r}")
+        # A short usage, not the whole help.
+        if "Try 'roceshark --help' for more information." not in err or "Exit status" in err or len(
+                err.splitlines()) > 4:
+            raise rslib.Failure(f"roceshark {' '.join(args)}: not a short usage:\n{err}")
+    # A typo far from every view gets no guess.
+    err = cli.command("xyzzy", clean)[2]
+    if "did you mean" in err:
+        raise rslib.Failure(f"roceshark xyzzy: a guess for a word far from every view: {err!r}")
+    help_and_version()
+    gnu_style(clean)
+    empty_stdin()
     # A good preference applies (the QoS view prints the policy in force).
     status, out, _ = cli.command("-o", "roce.lossless_priorities:0,3", "qos", clean)
     if status or "Lossless priorities: 0,3" not in out:
