@@ -66,6 +66,7 @@ int fact_field(Fact f) {
     case Fact::dup_ack: return ids.dup_ack;
     case Fact::cnp: return ids.cnp;
     case Fact::clock_back: return ids.clock_back;
+    case Fact::ambiguous_pair: return ids.ack_ambiguous;
     default: return -1;
   }
 }
@@ -84,6 +85,7 @@ expert_field* fact_expert(Fact f) {
     case Fact::cnp: return &ids.ei_cnp;
     case Fact::icrc_unchecked: return &ids.ei_icrc_unchecked;
     case Fact::clock_back: return &ids.ei_clock_back;
+    case Fact::ambiguous_pair: return &ids.ei_ack_ambiguous;
     default: return nullptr;
   }
 }

@@ -26,7 +26,8 @@ struct Ids {
   int seq = -1, expected_psn = -1, gap = -1, gbn_resend = -1, rnr_retry = -1, original_frame = -1, nak_frame = -1,
       quiet_ns = -1, qp_reuse = -1, reorder_depth = -1, selective_resend = -1, read_retry = -1,
       ambiguous = -1;
-  int ack_kind = -1, rnr_timer_us = -1, dup_ack = -1, rtt_ns = -1, request_frame = -1, covered = -1;
+  int ack_kind = -1, rnr_timer_us = -1, dup_ack = -1, rtt_ns = -1, request_frame = -1, covered = -1,
+      ack_ambiguous = -1;
   int cnp = -1, cnp_qp = -1, fecn = -1, becn = -1, clock_back = -1;
   int icrc_status = -1, icrc_computed = -1;
   // PFC, on PFC frames and on the RoCE packets they hold
@@ -45,7 +46,7 @@ struct Ids {
   expert_field ei_gap = EI_INIT, ei_gbn = EI_INIT, ei_rnr_retry = EI_INIT, ei_dup_ack = EI_INIT, ei_cnp = EI_INIT,
                ei_icrc_unchecked = EI_INIT, ei_clock_back = EI_INIT, ei_qp_reuse = EI_INIT, ei_truncated = EI_INIT,
                ei_selective = EI_INIT, ei_read_retry = EI_INIT, ei_ambiguous = EI_INIT, ei_response_gap = EI_INIT,
-               ei_pfc_unattributed = EI_INIT;
+               ei_pfc_unattributed = EI_INIT, ei_ack_ambiguous = EI_INIT;
   // The first frame past each limit (epan-ext/common/limits.h), by LimitKind.
   expert_field ei_limit[kLimitKinds] = {EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT};
 };

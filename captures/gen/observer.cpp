@@ -175,6 +175,34 @@ std::optional<uint64_t> Observer::cover(Stream& s, uint32_t limit, bool inclusiv
   return newest;
 }
 
+std::vector<Observer::Unit> Observer::fitting(size_t requester, size_t responder, uint32_t psn) const {
+  std::vector<Unit> out;
+  for (const auto& [u, q] : pairing_)
+    if (!pinned_.contains(u.first) && q.requests && q.requester == requester && q.responder == responder &&
+        psn::diff(psn, psn::add(q.first, -1)) >= 0 && psn::diff(psn, psn::add(q.highest, 1)) <= 0)
+      out.push_back(u);
+  return out;
+}
+
+// A request of a QP not yet paired pins it when exactly one unpinned QP's
+// responses, the other way, end at most 65,536 PSNs before it: its own.
+void Observer::note_request_for_pairing(const FrameInfo& in) {
+  Pairing& q = pairing_[{in.qp, in.req_side}];
+  q.requester = in.src_host, q.responder = in.dst_host;
+  if (!q.requests) q.first = q.highest = in.psn;
+  else if (psn::diff(in.psn, q.highest) > 0) q.highest = in.psn;
+  q.requests = true;
+  if (pinned_.contains(in.qp)) return;
+  std::vector<size_t> fit;
+  for (const auto& [u, r] : pairing_) {
+    const int32_t d = psn::diff(in.psn, r.last_response);
+    if (!pinned_.contains(u.first) && r.responses && r.requester == in.src_host && r.responder == in.dst_host &&
+        d >= 0 && d <= (1 << 16))
+      fit.push_back(u.first);
+  }
+  if (fit.size() == 1 && fit.front() == in.qp) pinned_.insert(in.qp);
+}
+
 Judgement Observer::judge(const Frame& f, uint64_t number) {
   const FrameInfo& in = *f.info;
   if (f.mirror) return {"duplicate", std::nullopt};  // a copy tells nothing new and changes nothing
@@ -183,6 +211,35 @@ Judgement Observer::judge(const Frame& f, uint64_t number) {
   if (in.kind == FrameKind::icmp) return {"icmp-too-big", std::nullopt};
   if (in.kind == FrameKind::besteffort) return {"besteffort", std::nullopt};  // cross traffic: no RoCE stream
   Stream& s = streams_[Key{f.point, in.qp, in.req_side}];
+  if (in.kind == FrameKind::cm && in.cm_attr == cm::kAttrRep) pinned_.insert(in.qp);
+  if (in.kind == FrameKind::req) note_request_for_pairing(in);
+  if (in.kind == FrameKind::ack || in.kind == FrameKind::nak || in.kind == FrameKind::readresp) {
+    Pairing& q = pairing_[{in.qp, in.req_side}];
+    q.requester = in.dst_host, q.responder = in.src_host;
+    q.responses = true;
+    q.last_response = in.psn;
+    if (!pinned_.contains(in.qp)) {
+      const std::vector<Unit> fit = fitting(in.dst_host, in.src_host, in.psn);
+      if (fit.size() == 1 && fit.front().first == in.qp) pinned_.insert(in.qp);
+      if (fit.size() >= 2) {
+        // Nothing tells which QP's requests it answers: it is credited to
+        // none, and the requests it could cover in each give no RTT later.
+        const bool seq_nak = in.kind == FrameKind::nak && in.syndrome == aeth::kNakPsnSeqError;
+        for (const Unit& u : fit) cover(streams_[Key{f.point, u.first, u.second}], in.psn, !seq_nak);
+        std::string v;
+        if (in.kind == FrameKind::ack) {
+          const bool advances = !s.last_ack || psn::diff(in.psn, *s.last_ack) > 0;
+          if (advances) s.last_ack = in.psn;
+          v = advances ? "ack" : "dup-ack";
+        } else if (in.kind == FrameKind::nak) {
+          v = nak_verdict(in.syndrome);
+        } else {
+          v = read_response_verdict(s, in);
+        }
+        return {v, std::nullopt, "pair-ambiguous"};
+      }
+    }
+  }
   switch (in.kind) {
     case FrameKind::req: {
       Judgement j{"", std::nullopt};

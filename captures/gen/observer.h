@@ -79,6 +79,21 @@ class Observer {
     std::optional<Ns> last_resend_ns;  // the latest resent request, any point
   };
 
+  // Which requests a response answers, as the capture shows it (README,
+  // "Verdicts": pairing): per QP and requester side, the requester and
+  // responder hosts, the PSNs its requests spanned anywhere in the file, the
+  // PSN of its latest response, and whether a CM exchange or a response (or
+  // request) that fits only it has pinned its QP's two flows together.
+  struct Pairing {
+    size_t requester = 0, responder = 0;
+    bool requests = false, responses = false;
+    uint32_t first = 0, highest = 0, last_response = 0;
+  };
+  using Unit = std::pair<size_t, int>;  // qp, requester side
+  // The unpinned units from `requester` to `responder` whose requests' PSN
+  // range (first - 1 .. highest + 1) holds `psn`.
+  std::vector<Unit> fitting(size_t requester, size_t responder, uint32_t psn) const;
+  void note_request_for_pairing(const FrameInfo& in);
   std::string request_verdict(Stream& s, const FrameInfo& in, Ns time, uint64_t number, Judgement& j);
   static std::string read_response_verdict(Stream& s, const FrameInfo& in);
   static std::string timeout_verdict(Stream& s, const FrameInfo& in, Ns time);
@@ -88,6 +103,8 @@ class Observer {
 
   std::map<Key, Stream> streams_;
   std::map<std::pair<size_t, int>, RecordedNaks> naks_;
+  std::map<Unit, Pairing> pairing_;
+  std::set<size_t> pinned_;  // scenario QPs whose flows the capture has paired
 };
 
 // How soon after its NAK a resend must follow to be seen as its answer, and

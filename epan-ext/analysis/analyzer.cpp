@@ -179,7 +179,7 @@ const Verdict& Analyzer::analyse(const PacketInfo& p) {
 
   if (p.cm.kind != CmMessage::Kind::none) on_cm(p, v);
   if (v.role != Role::datagram && v.role != Role::other) {
-    assign_stream(id, p, v.role);
+    assign_stream(id, p, v);
     v.stream = flows_[id].stream;
     learn_pmtu(id, p);
     if (v.role == Role::request) on_request(p, v);
@@ -319,15 +319,25 @@ void Analyzer::sight_for_pfc(const PacketInfo& p, Verdict& v) {
   v.pfc = pfc_.on_roce(r);
 }
 
-void Analyzer::assign_stream(uint32_t id, const PacketInfo& p, Role role) {
+void Analyzer::assign_stream(uint32_t id, const PacketInfo& p, Verdict& v) {
   Flow& f = flows_[id];
   if (f.paired == kNoId) {
-    if (role == Role::request) flows_.pair_by_request(id, p.psn);
-    else flows_.pair_by_response(id, role == Role::response, p.psn);
+    if (v.role == Role::request) flows_.pair_by_request(id, p.psn);
+    else v.pair_ambiguous = !flows_.pair_by_response(id, v.role == Role::response, p.psn, pair_fits_);
   }
   if (flows_[id].stream != kNoId) return;
   const uint32_t mate = flows_[id].paired;
   flows_[id].stream = mate != kNoId && flows_[mate].stream != kNoId ? flows_[mate].stream : flows_.new_stream();
+}
+
+// Which flow's requests it answered is unknown: the waiting requests it
+// could cover, in every flow it fits, give no RTT sample, now or later
+// (a later response must not credit them with a round trip too long).
+void Analyzer::drop_ambiguous_answer(const PacketInfo& p, bool covers_itself) {
+  std::vector<uint64_t> dropped;
+  for (uint32_t c : pair_fits_)
+    if (auto it = flow_point_index_.find(uint64_t{c} << 32 | p.point); it != flow_point_index_.end())
+      flow_points_[it->second].pending.on_response(p.psn, covers_itself, p.ts_ns, dropped);
 }
 
 void Analyzer::learn_pmtu(uint32_t id, const PacketInfo& p) {
@@ -446,8 +456,10 @@ void Analyzer::on_response(const PacketInfo& p, Verdict& v) {
       (entry.rewritten_from(*prev) || !drawn_again(*prev))) {
     v.seq = SeqClass::duplicate;  // the same response recorded twice
     v.original_frame = prev->frame;
+    v.pair_ambiguous = false;     // a mirror copy says nothing new
     return;
   }
+  const bool covers_itself = !(s.kind == AckKind::nak && s.nak == NakCode::psn_sequence_error);
   here.recent_responses.push(entry);
   if (here.resends_to_answer > 0) --here.resends_to_answer;
   check_read_responses(here, p, v);
@@ -459,7 +471,10 @@ void Analyzer::on_response(const PacketInfo& p, Verdict& v) {
     here.has_ack = true;
   }
 
-  if (self.paired == kNoId) return;
+  if (self.paired == kNoId) {
+    if (v.pair_ambiguous) drop_ambiguous_answer(p, covers_itself);
+    return;
+  }
   Flow& req = flows_[self.paired];
   FlowPoint& fp = flow_point(self.paired, p.point);
   fp.responses_seen = true;
@@ -496,7 +511,6 @@ void Analyzer::on_response(const PacketInfo& p, Verdict& v) {
     req.naks.last_answer_ts = p.ts_ns;
     req.naks.last_answer_psn = p.psn;
   }
-  const bool covers_itself = !(s.kind == AckKind::nak && s.nak == NakCode::psn_sequence_error);
   const Covered c = fp.pending.on_response(p.psn, covers_itself, p.ts_ns, rtt_samples_);
   v.covered = c.count;
   v.request_frame = c.newest_frame;

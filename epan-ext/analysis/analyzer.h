@@ -148,7 +148,9 @@ class Analyzer : public AnalysisFacts {
   // every quarter of that time of capture.
   void expire_idle(uint64_t now);
   void forget(FlowPoint& fp);
-  void assign_stream(uint32_t flow, const PacketInfo& p, Role role);
+  void assign_stream(uint32_t flow, const PacketInfo& p, Verdict& v);
+  // An ambiguous response: the requests it may answer are credited to none.
+  void drop_ambiguous_answer(const PacketInfo& p, bool covers_itself);
   void on_cm(const PacketInfo& p, Verdict& v);
   void on_request(const PacketInfo& p, Verdict& v);
   void on_response(const PacketInfo& p, Verdict& v);
@@ -194,6 +196,7 @@ class Analyzer : public AnalysisFacts {
   hop::HopVerdict hop_;
   bool has_hop_ = false;
   std::vector<uint64_t> rtt_samples_;
+  std::vector<uint32_t> pair_fits_;  // the request flows the latest ambiguous response fits
   LimitNotes limit_notes_;
   std::unordered_set<uint32_t> admitted_points_;  // up to roce.max_points
   std::unordered_set<uint32_t> mirrored_points_;  // points where a mirror copy was proven

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "epan-ext/analysis/flow_table.h"
 
-#include <cstdlib>
 
 #include "epan-ext/decode/psn.h"
 
@@ -24,42 +23,40 @@ void FlowTable::pair(uint32_t a, uint32_t b) {
   flows_[b].paired = a;
 }
 
-void FlowTable::pair_by_response(uint32_t id, bool has_psn, uint32_t psn) {
+bool FlowTable::pair_by_response(uint32_t id, bool has_psn, uint32_t psn, std::vector<uint32_t>& fits) {
+  fits.clear();
   const Flow& f = flows_[id];
   auto it = by_hosts_.find({f.key.dst, f.key.src});
-  if (it == by_hosts_.end()) return;
-  uint32_t best = kNoId, candidates = 0;
-  int64_t best_distance = INT64_MAX;
+  if (it == by_hosts_.end()) return true;
   for (uint32_t c : it->second) {
     const Flow& r = flows_[c];
     if (r.paired != kNoId || !r.requests_seen) continue;
-    ++candidates;
-    if (!has_psn) {
-      best = c;
-      continue;
-    }
     // An ACK names a PSN in [first, highest]; a NAK may name highest + 1.
-    if (psn::diff(psn, psn::add(r.first_psn, -1)) < 0 || psn::diff(psn, psn::add(r.highest_psn, 1)) > 0) continue;
-    const int64_t distance = std::abs(psn::diff(r.highest_psn, psn));
-    if (distance < best_distance) best = c, best_distance = distance;
+    if (has_psn && (psn::diff(psn, psn::add(r.first_psn, -1)) < 0 || psn::diff(psn, psn::add(r.highest_psn, 1)) > 0))
+      continue;
+    fits.push_back(c);
   }
-  // Without a PSN only an unambiguous candidate will do.
-  if (best != kNoId && (has_psn || candidates == 1)) pair(id, best);
+  if (fits.size() == 1) pair(id, fits.front());
+  // Without a PSN (a CNP) only an unambiguous candidate will do, and a CNP
+  // says nothing about the pairing: it is not called ambiguous.
+  return fits.size() < 2 || !has_psn;
 }
 
 void FlowTable::pair_by_request(uint32_t id, uint32_t psn) {
   const Flow& f = flows_[id];
   auto it = by_hosts_.find({f.key.dst, f.key.src});
   if (it == by_hosts_.end()) return;
+  uint32_t found = kNoId;
   for (uint32_t c : it->second) {
     const Flow& r = flows_[c];
     // The reverse flow's responses acknowledged PSNs just before this one.
     const int32_t d = psn::diff(psn, r.last_response_psn);
     if (r.paired == kNoId && r.psn_responses_seen && d >= 0 && d <= (1 << 16)) {
-      pair(id, c);
-      return;
+      if (found != kNoId) return;  // two fit: nothing tells which
+      found = c;
     }
   }
+  if (found != kNoId) pair(id, found);
 }
 
 uint32_t FlowTable::find(const FlowKey& key) const {

@@ -6,7 +6,10 @@
 // responses its source returns for the other direction's requests. The two
 // directions are paired by a CM exchange when the capture holds one, else by
 // PSN consistency: an ACK's PSN falls in the PSN range of the requests it
-// answers. A connection (both flows) gets one stream index, like tcp.stream.
+// answers, and of no other unpaired flow's between the same hosts (two QPs
+// with the same PSN ranges are told apart by nothing else: such a response
+// is paired with neither, docs/analysis.md). A connection (both flows) gets
+// one stream index, like tcp.stream.
 #pragma once
 #include <algorithm>
 #include <array>
@@ -86,10 +89,14 @@ class FlowTable {
   const Flow& operator[](uint32_t id) const { return flows_[id]; }
   size_t size() const { return flows_.size(); }
 
-  // Pair a flow whose first response (or CNP) just arrived with the flow of
-  // the requests it answers; `psn` is ignored for CNPs, which carry none.
-  void pair_by_response(uint32_t id, bool has_psn, uint32_t psn);
-  // Pair a flow whose requests appear after its reverse flow's responses.
+  // Pair an unpaired flow whose response (or CNP) just arrived with the
+  // flow of the requests it answers; `psn` is ignored for CNPs, which carry
+  // none. Returns false, with the candidates in `fits`, when the PSN fits
+  // the requests of two or more unpaired flows: nothing tells which it
+  // answers, so it pairs with none (a later response may).
+  bool pair_by_response(uint32_t id, bool has_psn, uint32_t psn, std::vector<uint32_t>& fits);
+  // Pair a flow whose requests appear after its reverse flow's responses,
+  // when exactly one unpaired reverse flow's responses end just before `psn`.
   void pair_by_request(uint32_t id, uint32_t psn);
   void pair(uint32_t a, uint32_t b);
   uint32_t new_stream() { return next_stream_++; }

@@ -132,6 +132,11 @@ std::vector<PacketNote> response_notes(const Verdict& v, const NoteContext& c) {
     nak.text = "NAK " + std::string(nak_name(v.nak)) + on(c);
     out.push_back(nak);
   }
+  if (v.pair_ambiguous)
+    out.push_back(flag(fact_item(Fact::ambiguous_pair),
+                       "Ambiguous pairing" + on(c) + ": PSN " + std::to_string(v.pkt.psn) +
+                           " fits the requests of more than one QP between these hosts and no CM exchange tells "
+                           "which; credited to none (no RTT, no NAK for either)"));
   if (v.seq == SeqClass::gap) {
     PacketNote n = flag(fact_item(Fact::gap));
     n.value = v.gap;

@@ -33,6 +33,7 @@ enum class Fact : uint8_t {
   cnp,
   icrc_unchecked,
   clock_back,
+  ambiguous_pair,  // a response whose QP pairing nothing tells
 };
 
 // A field or expert info: a fact's, or the `index`-th of a catalogue row's.

@@ -103,6 +103,7 @@ struct Verdict {
   bool cnp_missing : 1 = false;      // response: acknowledges its QP's first CE-marked request, no CNP before
   bool run_start : 1 = false;        // retransmission: the first of a recovery run (docs/analysis.md)
   bool clock_back : 1 = false;       // stamped before an earlier frame of its point (point_clock.h)
+  bool pair_ambiguous : 1 = false;   // response: its PSN fits the requests of two or more unpaired QPs; credited to none
 
   uint32_t expected_psn = 0;
   uint32_t gap = 0;                    // gap: PSNs missing; out-of-order: PSNs it arrived behind the highest

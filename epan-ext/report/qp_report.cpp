@@ -55,7 +55,7 @@ std::string format_qp_report(const QpStats& stats, const std::string& filter) {
   resp_cols.push_back({"Other NAKs", kLeft});
   TextTable resp(resp_cols);
 
-  uint64_t unchecked = 0, silent = 0, reused = 0, ambiguous = 0;
+  uint64_t unchecked = 0, silent = 0, reused = 0, ambiguous = 0, ambiguous_pairs = 0;
   for (const auto& [key, r] : stats.rows()) {
     auto cells = flow_cells(r);
     if (r.requests) {
@@ -91,7 +91,8 @@ std::string format_qp_report(const QpStats& stats, const std::string& filter) {
     resp.add_row(cells);
     unchecked += r.icrc_unchecked;
     reused += r.qp_reuses;
-    ambiguous += r.ambiguous;
+    ambiguous += r.ambiguous - r.ambiguous_pairs;
+    ambiguous_pairs += r.ambiguous_pairs;
   }
 
   std::string out = stats_header("RoCE QP Sequence Analysis", filter);
@@ -111,6 +112,10 @@ std::string format_qp_report(const QpStats& stats, const std::string& filter) {
     out += "Note: " + num(ambiguous) +
            " packet(s) could be a resend or a mirror copy / late original; nothing in the capture tells: counted as "
            "retransmissions (roce.seq.ambiguous).\n";
+  if (ambiguous_pairs)
+    out += "Note: " + num(ambiguous_pairs) +
+           " response(s) fit the requests of more than one QP between the same hosts, with no CM exchange to tell "
+           "which they answer: accounted to their own flow, no RTT or NAK credited (roce.ack.ambiguous).\n";
   for (size_t k = 1; k < kLimitKinds; ++k)
     if (const uint64_t n = stats.beyond()[k]) {
       const LimitInfo& l = limit_info(static_cast<LimitKind>(k));

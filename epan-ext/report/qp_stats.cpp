@@ -54,6 +54,8 @@ void QpStats::add(const TapRecord& r) {
       row.missing_responses += v.gap;
     }
     for (uint64_t rtt : r.rtt_samples) row.rtt_ns.add(rtt);
+    row.ambiguous += v.pair_ambiguous;  // in its own flow's row: the requests it answers are not known
+    row.ambiguous_pairs += v.pair_ambiguous;
     return;
   }
 

@@ -55,7 +55,8 @@ struct QpRow {
   uint64_t out_of_order = 0;       // late originals: reordering, neither loss nor resend
   uint32_t reorder_depth_max = 0;  // PSNs the latest of them arrived behind the highest
   uint64_t reorder_resends = 0;    // resends that NAKs caused by reordering forced
-  uint64_t ambiguous = 0;          // copies or late packets the capture cannot call
+  uint64_t ambiguous = 0;          // copies, late packets or responses' pairings the capture cannot call
+  uint64_t ambiguous_pairs = 0;    // of which responses no QP pairing can be told for (roce.ack.ambiguous)
   RecoveryMode recovery = RecoveryMode::unknown;
   uint64_t duplicates = 0;  // mirror copies, requests and responses
   uint64_t qp_reuses = 0;

@@ -41,7 +41,7 @@ def run(argv):
             raise rslib.Failure(f"{scenario}: a limit was reached: {doc['limits']}")
         if errors:
             raise rslib.Failure(f"{scenario}: " + "; ".join(f"{list(e.path)}: {e.message}" for e in errors[:5]))
-        rows = rslib.rows(rslib.fields(capture))
+        rows = rslib.rows(rslib.fields(capture, "-e", "roce.ack.ambiguous"))
         # roce.hop.lost_after and roce.hop.too_big are known on a later pass
         later = rslib.rows(rslib.fields(capture, "-2", "-e", "roce.hop.vlan_changed", "-e", "roce.hop.too_big"))
         # Counts that the per-frame fields also give.
@@ -56,7 +56,9 @@ def run(argv):
                                   sum(r["roce.seq"] == "selective resend" for r in later)),
             "read retries": (sum(q["read_retries"] for q in doc["qps"]), sum(r["roce.seq"] == "READ retry" for r in rows)),
             "duplicates": (sum(q["duplicates"] for q in doc["qps"]), sum(r["roce.seq.duplicate"] == "1" for r in rows)),
-            "ambiguous": (sum(q["ambiguous"] for q in doc["qps"]), sum(r["roce.seq.ambiguous"] == "1" for r in rows)),
+            # Resends nothing tells from copies or late originals, and responses no QP pairing is told for.
+            "ambiguous": (sum(q["ambiguous"] for q in doc["qps"]),
+                          sum(r["roce.seq.ambiguous"] == "1" or r["roce.ack.ambiguous"] == "1" for r in rows)),
             "reorder naks": (sum(q["reorder_naks"] for q in doc["qps"]),
                              sum(r["roce.seq.reorder_nak"] == "1" and r["roce.role"] == "response" for r in rows)),
             "response gaps": (sum(q["missing_responses"] for q in doc["qps"]),

@@ -103,10 +103,11 @@ ABSENT = {
 # capture without is expected to have none. Never a finding, never a PASS.
 TAP_MISSED = {"mp_tapmiss": {"nic-a": 1, "nic-b": 2}, "mp_tapmiss_bridged": {"nic-a": 1, "nic-b": 2}}
 # Correct traffic: no finding above a note, and a clean bill of health.
-CLEAN = {"clean", "qos_clean", "mp_ce", "cm_reuse", "cnp", "reorder_ooo", "mp_tapmiss", "mp_tapmiss_bridged"}
+CLEAN = {"clean", "qos_clean", "mp_ce", "cm_reuse", "cnp", "reorder_ooo", "mp_tapmiss", "mp_tapmiss_bridged",
+         "pair_ambiguous", "pair_ambiguous_bridged"}
 # ... and of those, the ones with no congestion either: a clean bill of
 # health (the others are CE-marked on purpose, which the ECN-CE metric grades).
-HEALTHY = {"clean", "cm_reuse", "reorder_ooo"}
+HEALTHY = {"clean", "cm_reuse", "reorder_ooo", "pair_ambiguous", "pair_ambiguous_bridged"}
 
 # Findings whose evidence is every frame the filter selects; for the others
 # (the first frame of each burst, of each lost packet, ...) the evidence

@@ -239,6 +239,62 @@ TEST(Analyzer, CnpWithTwoCandidatesStaysUnpaired) {
   EXPECT_EQ(c.row_flow, c.flow);  // ambiguous: accounted to itself, not guessed
 }
 
+// Two QPs from a to b, w1 and w2, numbered in one frame sequence.
+struct TwoQps {
+  StoredAnalysis a;
+  Wire w1, w2;
+  uint32_t frame = 0;
+  TwoQps() { w2.qp_a = 0x33, w2.qp_b = 0x44; }
+  Verdict operator()(PacketInfo p) {
+    p.frame = ++frame;
+    return a.process(p);
+  }
+};
+
+// Two QPs a -> b with the same PSNs and no CM: an ACK whose PSN both sent
+// is paired with neither, and credits no request (no RTT, not later
+// either); a PSN only one sent pairs it, and the other pairs by elimination.
+TEST(Analyzer, AckFittingTwoQpsIsAmbiguousUntilAPsnTellsThemApart) {
+  TwoQps t;
+  t(t.w1.req(0, 100));               // 1
+  t(t.w2.req(100, 100));             // 2
+  t(t.w1.req(200, 101, true));       // 3
+  t(t.w2.req(300, 101, true));       // 4
+  const Verdict ack1 = t(t.w1.resp(5 * us, 101));  // 5
+  EXPECT_TRUE(ack1.pair_ambiguous);
+  EXPECT_EQ(ack1.row_flow, ack1.flow);
+  EXPECT_EQ(ack1.request_frame, kNoFrame);
+  EXPECT_EQ(ack1.rtt_ns, 0u);
+  EXPECT_TRUE(t(t.w2.resp(5 * us + 100, 101)).pair_ambiguous);  // 6
+  // A request of either now finds two reverse flows whose ACKs end just before it: neither.
+  t(t.w1.req(10 * us, 102));               // 7
+  t(t.w1.req(10 * us + 100, 103, true));   // 8: a PSN w2 never sent
+  const Verdict ack3 = t(t.w1.resp(15 * us, 103));  // 9: fits w1 alone
+  EXPECT_FALSE(ack3.pair_ambiguous);
+  EXPECT_EQ(ack3.row_flow, t.a.find(1)->flow);
+  EXPECT_EQ(ack3.request_frame, 8u);
+  EXPECT_EQ(ack3.covered, 1u);  // frame 3's answer was the ambiguous ACK: no sample now
+  // w2: the one unpaired reverse flow left, paired at its next request.
+  t(t.w2.req(20 * us, 102, true));   // 10
+  const Verdict ack4 = t(t.w2.resp(25 * us, 102));  // 11
+  EXPECT_FALSE(ack4.pair_ambiguous);
+  EXPECT_EQ(ack4.row_flow, t.a.find(2)->flow);
+  EXPECT_EQ(ack4.request_frame, 10u);
+  EXPECT_EQ(ack4.rtt_ns, 5 * us);
+}
+
+// The same PSNs, told apart by time: the first QP's ACK comes before the
+// second sent anything, so it fits one QP and pairs at once.
+TEST(Analyzer, SamePsnsAtDifferentTimesAreNotAmbiguous) {
+  TwoQps t;
+  t(t.w1.req(0, 100, true));
+  EXPECT_FALSE(t(t.w1.resp(5 * us, 100)).pair_ambiguous);
+  t(t.w2.req(10 * us, 100, true));
+  const Verdict v = t(t.w2.resp(15 * us, 100));
+  EXPECT_FALSE(v.pair_ambiguous);
+  EXPECT_EQ(v.request_frame, 3u);
+}
+
 PacketInfo cm(Wire& w, bool from_a, CmMessage m, uint64_t ts) {
   PacketInfo p = w.base(ts);
   p.src = from_a ? w.a : w.b;

@@ -51,6 +51,20 @@ TEST(PacketNotes, AResendOfAQpShownSelectiveIsSelective) {
   EXPECT_EQ(shown_seq(v, c), SeqClass::timeout_retransmission);
 }
 
+// A response whose QP pairing nothing tells: its own flag and expert info.
+TEST(PacketNotes, AnAmbiguousPairingIsSaid) {
+  Verdict v;
+  v.role = Role::response, v.pair_ambiguous = true;
+  v.pkt.has_aeth = true, v.pkt.psn = 1003;
+  const auto notes = response_notes(v, kAt);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].field, fact_item(Fact::ambiguous_pair));
+  EXPECT_EQ(notes[0].expert, fact_item(Fact::ambiguous_pair));
+  EXPECT_EQ(notes[0].text,
+            "Ambiguous pairing on QP 0x00abcd at leaf-1: PSN 1003 fits the requests of more than one QP between "
+            "these hosts and no CM exchange tells which; credited to none (no RTT, no NAK for either)");
+}
+
 // The gap is a number field; its expert info is the PSN gap's.
 TEST(PacketNotes, AGapCountsTheMissingPsns) {
   Verdict v;
