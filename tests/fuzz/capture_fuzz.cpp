@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli/capture_set.h"
+#include "cli/feed.h"
 #include "cli/reader.h"
 #include "epan-ext/session/session.h"
 
@@ -55,13 +56,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     cli::Batch spare;
     cli::read_all(*in, settings, [&] { return std::move(spare); }, [&](cli::Batch b) {
-      for (const auto& [point, name] : b.names) s.name_point(point, name);
-      for (const cli::Batch::Item& f : b.items)
-        if (f.kind == decode::Kind::roce) s.feed(b.packets[f.index], f.wire_len), ++frames;
-        else if (f.kind == decode::Kind::pause) s.feed(b.pauses[f.index], f.wire_len), ++frames;
-        else if (f.kind == decode::Kind::dcbx) s.feed(f.number, f.ts_ns, b.dcbx[f.index], f.wire_len), ++frames;
-        else if (f.kind == decode::Kind::icmp) s.feed(b.icmp[f.index], f.wire_len), ++frames;
-        else if (f.kind == decode::Kind::cross) s.feed(b.cross[f.index]);
+      for (const cli::Batch::Name& n : b.names) s.name_point(n.point, n.name);
+      for (const cli::Batch::Item& f : b.items) {
+        cli::feed(s, b, f);
+        frames += f.kind != decode::Kind::cross;
+      }
       spare = std::move(b);
     });
   } catch (const std::exception&) {
