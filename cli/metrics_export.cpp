@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "cli/metrics_export.h"
 
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <stdexcept>
 
 #include <prometheus/text_serializer.h>
+
+#include "cli/file_write.h"
 
 namespace roceshark::cli {
 
@@ -61,16 +60,9 @@ MetricsServer::MetricsServer(const std::string& listen) {
 void MetricsServer::publish(const std::vector<metrics::Family>& fs) { latest_->set(to_prometheus(fs)); }
 
 bool write_textfile(const std::string& dir, const std::vector<metrics::Family>& fs, std::string& error) {
-  const std::string path = dir + "/roceshark.prom", tmp = path + ".tmp";
-  const std::string text = prometheus::TextSerializer().Serialize(to_prometheus(fs));
-  std::FILE* f = std::fopen(tmp.c_str(), "w");
-  bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  ok = f && std::fflush(f) == 0 && ok;
-  const int saved = errno;
-  if (f && std::fclose(f) != 0) ok = false;
-  if (ok && std::rename(tmp.c_str(), path.c_str()) == 0) return true;
-  error = tmp + ": " + std::strerror(errno ? errno : saved);
-  std::remove(tmp.c_str());
+  const std::string path = dir + "/roceshark.prom";
+  if (write_file(path, prometheus::TextSerializer().Serialize(to_prometheus(fs)), Write::replace, error)) return true;
+  error = path + ": " + error;
   return false;
 }
 

@@ -25,6 +25,7 @@
 #include "cli/capture_set.h"
 #include "cli/command_line.h"
 #include "cli/feed.h"
+#include "cli/file_write.h"
 #include "cli/live_capture.h"
 #include "cli/metrics_export.h"
 #include "cli/reader.h"
@@ -118,7 +119,7 @@ MonitorOptions parse(int argc, char** argv) {
   bool speed_given = false;
   opterr = 0;
   optind = 1;
-  for (int c; (c = getopt_long(argc, argv, "+i:f:B:o:qh", kLong, nullptr)) != -1;) {
+  for (int c; (c = getopt_long(argc, argv, "+:i:f:B:o:qh", kLong, nullptr)) != -1;) {
     switch (c) {
       case 'i': o.interface = optarg; break;
       case 'f': o.filter = optarg; break;
@@ -138,8 +139,7 @@ MonitorOptions parse(int argc, char** argv) {
       case kBaseline: o.baseline_windows = uint64_t(decimal("--baseline", optarg, 1, 1e6)); break;
       case kBaselineFile: o.baseline_file = optarg; break;
       case kSaveBaseline: o.save_baseline = optarg; break;
-      case ':': throw UsageError{std::string(argv[optind - 1]) + " needs a value"};
-      default: throw UsageError{"unknown option " + std::string(argv[optind - 1])};
+      default: throw getopt_error(c, argv);
     }
   }
   for (int i = optind; i < argc; ++i) o.files.emplace_back(argv[i]);
@@ -230,14 +230,14 @@ class Monitor {
     const triage::Triage t = triage::make_triage(snap.stats, a);
     std::vector<metrics::Family> fams = carry_.with_carry(metrics::collect(snap.stats, a, t));
     const std::vector<metrics::Family> counted = fams;
-    monitor::WindowFigures w = monitor::figures(fams, before_, end_ns - window_start_);
+    const auto values = monitor::window_values(counted, before_, double(end_ns - window_start_) / 1e9);
+    monitor::WindowFigures w = monitor::figures(fams, before_, values);
     w.index = ++windows_;
     w.start_ns = window_start_, w.end_ns = end_ns;
     w.frames = last_frame_ - frames_at_window_;
     w.last_frame = last_frame_;
     w.drops = drops - drops_at_window_;
     if (!t.findings.list.empty()) w.top_finding = t.findings.list.front().id;
-    const auto values = monitor::window_values(counted, before_, double(end_ns - window_start_) / 1e9);
     if (baseline_.learning()) {
       baseline_.learn(values);
       if (!baseline_.learning() && !o_.save_baseline.empty()) save_baseline();
@@ -272,13 +272,10 @@ class Monitor {
   }
 
   void save_baseline() {
-    const std::string text = baseline_.to_json(), tmp = o_.save_baseline + ".tmp";
-    std::FILE* f = std::fopen(tmp.c_str(), "w");
-    bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    if (f && std::fclose(f) != 0) ok = false;
-    if (ok && std::rename(tmp.c_str(), o_.save_baseline.c_str()) == 0) return;
+    std::string why;
+    if (write_file(o_.save_baseline, baseline_.to_json(), Write::replace, why)) return;
     ++output_errors_;
-    std::fprintf(stderr, "roceshark monitor: --save-baseline %s: %s\n", o_.save_baseline.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "roceshark monitor: --save-baseline %s: %s\n", o_.save_baseline.c_str(), why.c_str());
   }
 
   // The monitor's own metrics.

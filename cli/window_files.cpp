@@ -5,7 +5,6 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 
 namespace roceshark::cli {
 namespace {
@@ -18,21 +17,12 @@ std::string window_path(const std::string& dir, uint64_t index) {
 
 }  // namespace
 
-bool WindowFiles::put(const std::string& path, const std::string& text, bool append) {
-  // A whole report appears at once: written beside its name, then renamed.
-  const std::string tmp = append ? path : path + ".tmp";
-  errno = 0;
-  std::FILE* f = std::fopen(tmp.c_str(), append ? "a" : "w");
-  bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
-  int err = errno;
-  if (f && std::fclose(f) != 0 && ok) ok = false, err = errno;
-  if (ok && !append && std::rename(tmp.c_str(), path.c_str()) != 0) ok = false, err = errno;
-  if (ok) {
+bool WindowFiles::put(const std::string& path, const std::string& text, Write how) {
+  std::string why;
+  if (write_file(path, text, how, why)) {
     last_error_.clear();
     return true;
   }
-  if (!append) std::remove(tmp.c_str());
-  const std::string why = std::strerror(err ? err : EIO);
   if (why != last_error_)
     std::fprintf(stderr, "roceshark monitor: --out: cannot write %s: %s; monitoring goes on\n", path.c_str(),
                  why.c_str());
@@ -43,8 +33,8 @@ bool WindowFiles::put(const std::string& path, const std::string& text, bool app
 int WindowFiles::write(const monitor::WindowFigures& w, const std::string& report) {
   if (dir_.empty()) return 0;
   if (!made_) made_ = mkdir(dir_.c_str(), 0755) == 0 || errno == EEXIST;
-  int failed = !put(window_path(dir_, w.index), report, false);
-  failed += !put(dir_ + "/windows.ndjson", monitor::json_line(w) + "\n", true);
+  int failed = !put(window_path(dir_, w.index), report, Write::replace);
+  failed += !put(dir_ + "/windows.ndjson", monitor::json_line(w) + "\n", Write::append);
   if (w.index > keep_) std::remove(window_path(dir_, w.index - keep_).c_str());
   return failed;
 }

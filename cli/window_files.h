@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "cli/file_write.h"
 #include "epan-ext/session/monitor_window.h"
 
 namespace roceshark::cli {
@@ -19,7 +20,7 @@ class WindowFiles {
   int write(const monitor::WindowFigures& w, const std::string& report);
 
  private:
-  bool put(const std::string& path, const std::string& text, bool append);
+  bool put(const std::string& path, const std::string& text, Write how);
   std::string dir_;
   uint64_t keep_;
   bool made_ = false;

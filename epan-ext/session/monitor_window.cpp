@@ -15,13 +15,6 @@ const metrics::Family* find(const std::vector<metrics::Family>& fs, const std::s
   return nullptr;
 }
 
-double sample(const metrics::Family* f, const metrics::Labels& l) {
-  if (f)
-    for (const auto& s : f->samples)
-      if (s.labels == l) return s.value;
-  return 0;
-}
-
 double grown(const std::vector<metrics::Family>& now, const std::vector<metrics::Family>& before,
              const std::string& name) {
   return std::max(0.0, total(now, name) - total(before, name));
@@ -83,7 +76,7 @@ double total(const std::vector<metrics::Family>& fs, const std::string& name) {
 }
 
 WindowFigures figures(const std::vector<metrics::Family>& now, const std::vector<metrics::Family>& before,
-                      uint64_t window_ns) {
+                      const std::vector<WindowValue>& values) {
   WindowFigures w;
   w.roce_packets = uint64_t(grown(now, before, "roceshark_roce_packets_total"));
   w.pause_frames = uint64_t(grown(now, before, "roceshark_pfc_pause_frames_total"));
@@ -92,11 +85,8 @@ WindowFigures figures(const std::vector<metrics::Family>& now, const std::vector
     w.loss_share = grown(now, before, "roceshark_retransmissions_total") / requests;
     w.ce_share = grown(now, before, "roceshark_ecn_ce_packets_total") / requests;
   }
-  if (const metrics::Family* paused = find(now, "roceshark_pfc_paused_seconds_total"); paused && window_ns)
-    for (const auto& s : paused->samples) {
-      const double d = s.value - sample(find(before, paused->name), s.labels);
-      w.paused_share = std::max(w.paused_share, std::min(1.0, d * 1e9 / double(window_ns)));
-    }
+  for (const WindowValue& v : values)
+    if (v.metric == "paused") w.paused_share = std::max(w.paused_share, v.value);
   if (const metrics::Family* status = find(now, "roceshark_health_status"))
     for (const auto& s : status->samples)
       if (s.value == 1) w.verdict = s.labels.front().second;

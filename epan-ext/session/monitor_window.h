@@ -62,9 +62,10 @@ metrics::Family active_findings(const std::vector<triage::Finding>& now, std::ma
 double total(const std::vector<metrics::Family>& fs, const std::string& name);
 
 // The window's figures: `now` and `before` are the carried families at
-// its end and at the one before (empty for the first window).
+// its end and at the one before (empty for the first window), `values`
+// the window's own per link (window_values()).
 WindowFigures figures(const std::vector<metrics::Family>& now, const std::vector<metrics::Family>& before,
-                      uint64_t window_ns);
+                      const std::vector<WindowValue>& values);
 
 // One line per window for a person, as vmstat prints: the header, then the rows.
 std::string line_header();
