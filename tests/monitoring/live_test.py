@@ -3,8 +3,9 @@
 namespace of its own with a veth pair, tcpreplay sends a bundled capture
 into one end and the monitor captures on the other. Its report must say
 what `roceshark report` says of the file: the same QPs with the same
-requests, resends and NAKs, the same findings. Times differ (the replay
-restamps every frame), so time-based figures are not compared. Needs root
+requests, resends, NAKs, CNPs and CE marks, and every finding of the file.
+Times differ (the replay restamps every frame), so time-based figures are
+not compared. Needs root
 (network namespaces); skipped (77) otherwise, with the reason."""
 import json
 import os
@@ -41,17 +42,22 @@ def live(ns, tmp, name):
     out = os.path.join(tmp, name)
     mon = subprocess.Popen(["ip", "netns", "exec", ns, cli.COMMAND, "monitor", "-q", "-i", "vb", "--window", "0.1",
                             "--out", out], env=cli.ENV, stderr=subprocess.PIPE, text=True)
-    # A first (empty) window, closed by the idle link's tick, shows libpcap is
-    # capturing: only then is the first frame sent.
-    deadline = time.monotonic() + 60
-    while not os.path.exists(os.path.join(out, "windows.ndjson")):
-        if mon.poll() is not None or time.monotonic() > deadline:
-            raise rslib.Failure(f"monitor -i: no first window (exit {mon.poll()}): {mon.stderr.read()}")
-        time.sleep(0.1)
-    sh("ip", "netns", "exec", ns, "tcpreplay", "-q", "-K", "-i", "va", rslib.capture_path(name))
-    time.sleep(1)
-    mon.send_signal(signal.SIGTERM)
-    _, err = mon.communicate(timeout=60)
+    try:
+        # A first (empty) window, closed by the idle link's tick, shows
+        # libpcap is capturing: only then is the first frame sent.
+        deadline = time.monotonic() + 60
+        while not os.path.exists(os.path.join(out, "windows.ndjson")):
+            if mon.poll() is not None or time.monotonic() > deadline:
+                raise rslib.Failure(f"monitor -i: no first window (exit {mon.poll()})")
+            time.sleep(0.1)
+        sh("ip", "netns", "exec", ns, "tcpreplay", "-q", "-K", "-i", "va", rslib.capture_path(name))
+        time.sleep(1)
+        mon.send_signal(signal.SIGTERM)
+        _, err = mon.communicate(timeout=60)
+    finally:
+        if mon.poll() is None:  # a failure above: the monitor must not outlive the test
+            mon.kill()
+            mon.communicate()
     if mon.returncode != 0:
         raise rslib.Failure(f"monitor -i: exit {mon.returncode}: {err}")
     ws = monitor.windows(out)
@@ -78,7 +84,12 @@ def run(argv):
             for name in CAPTURES:
                 got = live(ns, tmp, name)
                 want = json.loads(cli.command("report", rslib.capture_path(name))[1])
-                if summary(got) != summary(want):
+                # The packets' own facts must be equal. The findings of the
+                # file must all be there; a replay on a loaded host stretches
+                # gaps, which can add a timer's verdict (a timeout resend, and
+                # the lossy class it shows), never take a NAK's away.
+                g, w = summary(got), summary(want)
+                if (g[0], g[2]) != (w[0], w[2]) or not set(w[1]) <= set(g[1]):
                     raise rslib.Failure(f"{name}: live {summary(got)}\n  file {summary(want)}")
                 print(f"{name}: live capture on a veth = the file: {len(want['qps'])} QP rows, findings "
                       f"{summary(want)[1]}")
