@@ -148,6 +148,7 @@ MonitorOptions parse(int argc, char** argv) {
     if (o.speed > 0) o.paced = true;
   }
   if (o.paced && o.speed == 0) o.paced = false;
+  if (o.paced && o.speed < 1e-6) throw UsageError{"--speed: 0 (as fast as possible), or from 0.000001 up"};
   if (o.period_s < o.window_s) o.period_s = o.window_s;
   if (o.baseline_windows && !o.baseline_file.empty()) throw UsageError{"--baseline and --baseline-file: give one"};
   if (!o.save_baseline.empty() && !o.baseline_windows) throw UsageError{"--save-baseline needs --baseline N"};
@@ -197,8 +198,15 @@ class Monitor {
     using namespace std::chrono;
     const auto now = steady_clock::now();
     if (!wall0_) {
-      wall0_ = now, ts0_ = ts;
+      wall0_ = now, ts0_ = ts, paced_ts_ = ts;
       return;
+    }
+    // A silence longer than a window is replayed as one window long: the
+    // windows make none up either, and a clock stepped years ahead must not
+    // stall the replay. Stamps that go back wait for nothing.
+    if (ts > paced_ts_) {
+      if (ts - paced_ts_ > window_ns_) ts0_ += ts - paced_ts_ - window_ns_;
+      paced_ts_ = ts;
     }
     if (ts <= ts0_) return;
     const auto target = *wall0_ + duration_cast<steady_clock::duration>(duration<double>(double(ts - ts0_) / 1e9 / o_.speed));
@@ -210,15 +218,16 @@ class Monitor {
   // gap longer than a window starts the next window at the record: no empty
   // windows are made up, whatever the stamps.
   void advance(uint64_t ts) {
+    // Saturating: a window that would end past 2^64 ns ends only with the input.
+    const auto end_after = [&](uint64_t start) { return start > UINT64_MAX - window_ns_ ? UINT64_MAX : start + window_ns_; };
     if (!started_) {
-      started_ = true, window_start_ = ts, window_end_ = ts + window_ns_;
+      started_ = true, window_start_ = ts, window_end_ = end_after(ts);
       return;
     }
-    if (ts < window_end_) return;
+    if (ts < window_end_ || window_end_ == UINT64_MAX) return;
     close_window(window_end_);
-    if (ts - window_end_ >= window_ns_) window_start_ = ts;
-    else window_start_ = window_end_;
-    window_end_ = window_start_ + window_ns_;
+    window_start_ = ts - window_end_ >= window_ns_ ? ts : window_end_;
+    window_end_ = end_after(window_start_);
   }
 
   void close_window(uint64_t end_ns) {
@@ -319,7 +328,7 @@ class Monitor {
   uint64_t last_frame_ = 0, frames_at_window_ = 0;
   uint64_t drops_at_window_ = 0, drops_at_period_ = 0, output_errors_ = 0;
   std::optional<std::chrono::steady_clock::time_point> wall0_;
-  uint64_t ts0_ = 0;
+  uint64_t ts0_ = 0, paced_ts_ = 0;  // the replay's schedule: ts0_ at wall0_; the latest stamp paced
 };
 
 // A file --save-baseline wrote; throws std::runtime_error naming the file

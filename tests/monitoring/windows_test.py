@@ -13,6 +13,7 @@ import subprocess
 import tempfile
 
 import monitor  # first: it puts the command tests' helpers on the path
+import retime  # noqa: E402
 import cli  # noqa: E402
 import rslib  # noqa: E402
 
@@ -24,10 +25,10 @@ def span_ns(capture):
     return json.loads(out)
 
 
-def snapshots_equal_cuts(tmp):
+def snapshots_equal_cuts(tmp, captures, span_of=None):
     checked = 0
-    for capture in sorted(glob.glob(os.path.join(rslib.CAPTURES, "*.pcapng"))):
-        whole = span_ns(capture)
+    for capture in captures:
+        whole = span_ns(capture if span_of is None else span_of(capture))
         span = max(whole["capture"]["span_ns"], 4)
         out_dir = os.path.join(tmp, "w-" + os.path.basename(capture))
         # About four windows, whatever the capture's span.
@@ -51,7 +52,30 @@ def snapshots_equal_cuts(tmp):
         if monitor.window_report(out_dir, ws[-1]["window"]) != cli.command("report", capture)[1]:
             raise rslib.Failure(f"{capture}: the last window is not the whole capture's report")
         shutil.rmtree(out_dir)
-    print(f"{checked} window reports equal the reports of their captures cut at the window's last frame")
+    return checked
+
+
+def bad_clocks(tmp):
+    """Stamps that step back, stand still, run backwards, jump about or pass
+    2^64 ns (tests/tshark/retime.py): the windows still equal the cuts, and
+    a replay at the recorded pace does not wait out a clock's jump."""
+    copies = []
+    for name in ("demo", "mp_drop", "pfc_storm"):
+        with open(rslib.capture_path(name), "rb") as f:
+            data = f.read()
+        for mode in retime.MODES:
+            path = os.path.join(tmp, f"{mode}-{name}.pcapng")
+            with open(path, "wb") as f:
+                f.write(retime.retime(mode, data))
+            copies.append((path, name))
+    origin = dict(copies)
+    checked = snapshots_equal_cuts(tmp, [p for p, _ in copies], lambda p: rslib.capture_path(origin[p]))
+    for path, _ in copies:
+        status, _, err = monitor.monitor("-q", "--replay", path, "--window", "0.001", timeout=120)
+        if status != 0:
+            raise rslib.Failure(f"--replay {path}: exit {status}: {err}")
+    print(f"{len(copies)} badly stamped copies: {checked} windows equal their cuts; each replays at its pace "
+          f"without waiting out a jump")
 
 
 def compare_windows(tmp):
@@ -116,7 +140,9 @@ def counters_carried(tmp):
 
 def run(argv):
     with tempfile.TemporaryDirectory() as tmp:
-        snapshots_equal_cuts(tmp)
+        n = snapshots_equal_cuts(tmp, sorted(glob.glob(os.path.join(rslib.CAPTURES, "*.pcapng"))))
+        print(f"{n} window reports equal the reports of their captures cut at the window's last frame")
+        bad_clocks(tmp)
         counters_carried(tmp)
         compare_windows(tmp)
 
