@@ -4,6 +4,7 @@
 #pragma once
 #include <pcap/pcap.h>
 
+#include <csignal>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,10 +27,12 @@ class LiveCapture final : public RecordSource {
   const std::vector<std::string>& errors() const override { return errors_; }
   Drops drops() override;
   // Ends the capture at the next record or tick (from a signal handler).
-  void stop() { pcap_breakloop(pcap_); }
+  void stop() { stopped_ = 1; }
 
  private:
   pcap_t* pcap_ = nullptr;
+  int fd_ = -1;
+  volatile std::sig_atomic_t stopped_ = 0;
   std::string interface_;
   bool nanoseconds_ = false;
   std::vector<std::string> errors_;

@@ -41,7 +41,7 @@ constexpr const char* kUsage =
     "usage: roceshark monitor [OPTION]... (-i INTERFACE | --replay FILE | FILE... | -)\n"
     "  -i, --interface IFACE  capture live (libpcap), e.g. the port a switch mirrors to\n"
     "  -f, --filter BPF       a capture filter for -i (default: all)\n"
-    "  -B, --buffer-size MIB  the kernel capture buffer for -i\n"
+    "  -B, --buffer-size MIB  the kernel capture buffer for -i (default 32)\n"
     "  --replay FILE          read FILE at its recorded pace (see --speed)\n"
     "  --speed N              replay N times faster (default 1; 0: as fast as possible)\n"
     "  FILE... | -            read files (or the standard input, e.g. dumpcap -w -) as fast as they come\n"
@@ -74,7 +74,7 @@ struct Stopped {};
 
 struct MonitorOptions {
   std::string interface, filter;
-  int buffer_mib = 0;
+  int buffer_mib = 32;  // 2.7 ms of a 100G link; libpcap's 2 MiB is 170 µs
   std::vector<std::string> files;
   bool paced = false;
   double speed = 1;

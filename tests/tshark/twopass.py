@@ -44,11 +44,18 @@ def run(argv):
         b = two[first] if first < len(two) else None
         diff = {k: (a.get(k), b.get(k)) for k in (a or b) if a is None or b is None or a.get(k) != b.get(k)}
         raise rslib.Failure(f"fields differ at row {first}: {diff}")
-    for z in ("roce,qp", "roce,hops", "roce,pfc", "roce,qos", "roce,triage", "roce,report"):
-        q1 = rslib.tshark("-n", "-q", "-r", capture, "-z", z)
-        q2 = rslib.tshark("-n", "-q", "-2", "-r", capture, "-z", z)
-        if q1 != q2:
-            raise rslib.Failure(f"-z {z} differs between one and two passes:\n{q1}\n---\n{q2}")
+    # Every view in one run per pass (tshark prints each -z in turn).
+    views = [a for z in ("roce,qp", "roce,hops", "roce,pfc", "roce,qos", "roce,triage", "roce,report")
+             for a in ("-z", z)]
+    q1 = rslib.tshark("-n", "-q", "-r", capture, *views)
+    q2 = rslib.tshark("-n", "-q", "-2", "-r", capture, *views)
+    if q1 != q2:
+        a, b = q1.splitlines(), q2.splitlines()
+        first = next(i for i in range(max(len(a), len(b))) if i >= len(a) or i >= len(b) or a[i] != b[i])
+        raise rslib.Failure(f"the views differ between one and two passes from line {first + 1}:\n"
+                            f"{chr(10).join(a[max(0, first - 3):first + 5])}\n---\n{chr(10).join(b[max(0, first - 3):first + 5])}")
+    if not q1.strip():
+        raise rslib.Failure("the views printed nothing")
 
 
 if __name__ == "__main__":
