@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -20,6 +21,7 @@ struct Batch {
     uint32_t index;  // into the kind's vector
     uint32_t number, wire_len;
     uint64_t ts_ns;
+    uint32_t interface;  // the record's, before the point key: what a partial report keeps
   };
   std::vector<Item> items;
   std::vector<PacketInfo> packets;
@@ -43,6 +45,21 @@ struct Batch {
   }
   bool full() const { return items.size() == kFrames; }
   bool empty() const { return items.empty() && names.empty() && !idle_ns; }
+};
+
+// A point's name goes with the first of its (non-cross-traffic) frames:
+// the views list points in that order. One per reading.
+class PointNamer {
+ public:
+  template <class NameOf> void note(Batch& b, uint32_t point, decode::Kind kind, NameOf&& name_of) {
+    if (kind == decode::Kind::cross || point == last_) return;  // most frames are of the point before
+    if (named_.insert(point).second) b.names.push_back({point, name_of(), b.items.size()});
+    last_ = point;
+  }
+
+ private:
+  std::unordered_set<uint32_t> named_;
+  uint32_t last_ = UINT32_MAX;
 };
 
 }  // namespace roceshark::cli

@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,6 +36,8 @@
 #include "cli/command_line.h"
 #include "cli/feed.h"
 #include "cli/monitor.h"
+#include "cli/partial.h"
+#include "cli/partial_set.h"
 #include "cli/reader.h"
 #include "epan-ext/decode/frame_decoder.h"
 #include "epan-ext/common/option_list.h"
@@ -46,7 +49,9 @@ namespace {
 
 constexpr const char* kUsageLine =
     "usage: roceshark [OPTION]... VIEW FILE...\n"
-    "       roceshark monitor [OPTION]... (-i INTERFACE | --replay FILE | FILE... | -)\n";
+    "       roceshark monitor [OPTION]... (-i INTERFACE | --replay FILE | FILE... | -)\n"
+    "       roceshark partial -w PARTIAL [--file I]... [--shard K/N] [-o ...] FILE...\n"
+    "       roceshark merge [OPTION]... VIEW PARTIAL...\n";
 
 // After kUsageLine.
 constexpr const char* kHelp =
@@ -58,6 +63,10 @@ constexpr const char* kHelp =
     "  report                      the JSON report (tshark -z roce,report)\n"
     "  health                      the triage, with its verdict as the exit status\n"
     "  monitor                     live or replayed, a report per window (roceshark monitor --help)\n"
+    "Fabric scale (docs/fabric.md): `roceshark partial` decodes files, or one shard of them, to\n"
+    "a partial report on any machine (roceshark partial --help); `roceshark merge VIEW\n"
+    "PARTIAL...` prints VIEW of the whole set: the same, byte for byte, as VIEW of its files.\n"
+    "It takes the options below but -o (the partials hold theirs) and -j.\n"
     "FILE: a capture in any format Wireshark reads, '-' for the standard input; several files\n"
     "are read as mergecap -I none merges them, each file's interfaces its own points.\n"
     "\n"
@@ -142,7 +151,7 @@ UsageError unknown_view(const std::string& view, const std::vector<std::string>&
   return {why + ": one of qp, pfc, qos, hops, triage, report, health, monitor"};
 }
 
-Options parse(int argc, char** argv) {
+Options parse(int argc, char** argv, bool merging) {
   enum { kFailOn = 256, kQp, kHost, kPoint, kVersion };
   static const option kLong[] = {{"threads", required_argument, nullptr, 'j'},
                                  {"fail-on", required_argument, nullptr, kFailOn},
@@ -160,8 +169,14 @@ Options parse(int argc, char** argv) {
   // file names count too (getopt_long moves them to the front).
   for (int c; (c = getopt_long(argc, argv, ":o:j:h", kLong, nullptr)) != -1;) {
     switch (c) {
-      case 'o': set_preference(o.settings, optarg); break;
-      case 'j': o.threads = parse_threads(optarg); break;
+      case 'o':
+        if (merging) throw UsageError{"merge takes no -o: the partial reports hold the preferences they were made with"};
+        set_preference(o.settings, optarg);
+        break;
+      case 'j':
+        if (merging) throw UsageError{"merge takes no -j"};
+        o.threads = parse_threads(optarg);
+        break;
       case 'h': std::fputs(kUsageLine, stdout), std::fputs(kHelp, stdout); std::exit(0);
       case kVersion:
         std::printf("roceshark %s\nbuilt against Wireshark %s\n", ROCESHARK_VERSION, ROCESHARK_WIRESHARK_VERSION);
@@ -187,36 +202,19 @@ Options parse(int argc, char** argv) {
   if (std::find(std::begin(kViewNames), std::end(kViewNames), o.view) == std::end(kViewNames))
     throw unknown_view(o.view, o.files);
   if (fail_on_given && o.view != "health") throw UsageError{"--fail-on applies to health only"};
-  if (o.files.empty()) throw UsageError{"no capture file"};
+  if (o.files.empty()) throw UsageError{merging ? "no partial report" : "no capture file"};
   if (std::count(o.files.begin(), o.files.end(), "-") > 1) throw UsageError{"'-' (the standard input) twice"};
   return o;
 }
 
-int main(int argc, char** argv) {
-  if (argc >= 2 && !std::strcmp(argv[1], "monitor")) return monitor_main(argc - 1, argv + 1);
-  Options o;
-  try {
-    o = parse(argc, argv);
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "roceshark: %s\n%sTry 'roceshark --help' for more information.\n", e.why.c_str(), kUsageLine);
-    return 2;
-  }
-  std::unique_ptr<CaptureSet> in;
-  try {
-    in = std::make_unique<CaptureSet>(o.files);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "roceshark: %s\n", e.what());
-    return 2;  // nothing analysed
-  }
-  auto session = std::make_unique<Session>(o.settings, o.selection);
-  const auto analyse = [&](const Batch& b) {
-    for (const Batch::Name& n : b.names) session->name_point(n.point, n.name);
-    for (const Batch::Item& f : b.items) feed(*session, b, f);
-  };
+// The records of capture files into the session: reading and decoding on
+// their own thread unless -j 1. Returns the read errors.
+std::vector<std::string> read_captures(const Options& o, const std::function<void(const Batch&)>& analyse) {
+  CaptureSet in(o.files);
   const unsigned threads = o.threads ? o.threads : std::min(2u, cores_available());
   if (threads == 1) {
     Batch spare;
-    read_all(*in, o.settings, [&] { return std::move(spare); }, [&](Batch b) {
+    read_all(in, o.settings, [&] { return std::move(spare); }, [&](Batch b) {
       analyse(b);
       spare = std::move(b);
     });
@@ -226,7 +224,7 @@ int main(int argc, char** argv) {
     std::exception_ptr failed;
     std::thread reader([&] {
       try {
-        read_all(*in, o.settings, [&] { return q.take_empty(); }, [&](Batch b) { q.push(std::move(b)); });
+        read_all(in, o.settings, [&] { return q.take_empty(); }, [&](Batch b) { q.push(std::move(b)); });
       } catch (...) {
         failed = std::current_exception();
       }
@@ -239,9 +237,49 @@ int main(int argc, char** argv) {
     reader.join();
     if (failed) std::rethrow_exception(failed);
   }
+  return in.errors();
+}
+
+int main(int argc, char** argv) {
+  if (argc >= 2 && !std::strcmp(argv[1], "monitor")) return monitor_main(argc - 1, argv + 1);
+  if (argc >= 2 && !std::strcmp(argv[1], "partial")) return partial_main(argc - 1, argv + 1);
+  const bool merging = argc >= 2 && !std::strcmp(argv[1], "merge");
+  Options o;
+  try {
+    o = merging ? parse(argc - 1, argv + 1, true) : parse(argc, argv, false);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "roceshark: %s\n%sTry 'roceshark --help' for more information.\n", e.why.c_str(), kUsageLine);
+    return 2;
+  }
+  std::unique_ptr<Session> session;
+  const auto analyse = [&](const Batch& b) {
+    for (const Batch::Name& n : b.names) session->name_point(n.point, n.name);
+    for (const Batch::Item& f : b.items) feed(*session, b, f);
+  };
+  std::vector<std::string> errors;
+  try {
+    if (merging) {
+      // Checked whole before a record is read: a missing, doubled or
+      // foreign shard never becomes a smaller report.
+      PartialSet set(o.files);
+      for (const std::string& opt : set.options()) set_preference(o.settings, opt);
+      session = std::make_unique<Session>(o.settings, o.selection);
+      set.read(o.settings, analyse);
+      errors = set.errors();
+    } else {
+      session = std::make_unique<Session>(o.settings, o.selection);
+      errors = read_captures(o, analyse);
+    }
+  } catch (const UsageError& e) {  // a partial's -o this roceshark does not take
+    std::fprintf(stderr, "roceshark: %s\n", e.why.c_str());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "roceshark: %s\n", e.what());
+    return 2;  // nothing analysed, or a merge that cannot be whole
+  }
   // What was read before an error is still reported, as tshark does, and
   // the report itself says it was cut short (a Limit: INCOMPLETE).
-  for (const std::string& e : in->errors()) {
+  for (const std::string& e : errors) {
     std::fprintf(stderr, "roceshark: %s; the records before it are analysed\n", e.c_str());
     session->cut_short(e);
   }
@@ -255,7 +293,7 @@ int main(int argc, char** argv) {
   if (o.view == "health" && status == 2)
     std::fputs("roceshark: cannot judge: the verdict is INCOMPLETE (part of the capture was not analysed: see Limit "
                "above) or NO DATA (no RoCE packet or PFC frame was analysed)\n", stderr);
-  if (!in->errors().empty() && o.view != "health") status = 1;
+  if (!errors.empty() && o.view != "health") status = 1;
   // A full disk or a closed output must not pass for a report written.
   if (std::fflush(stdout) != 0 || std::ferror(stdout) || std::fclose(stdout) != 0) {
     std::fprintf(stderr, "roceshark: cannot write the %s: %s\n", o.view.c_str(), std::strerror(errno));

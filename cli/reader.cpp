@@ -67,10 +67,9 @@ uint32_t keep(Batch& b, decode::Decoded& d) {
 }  // namespace
 
 void read_all(RecordSource& in, const prefs::Settings& settings, const std::function<Batch()>& take,
-              const std::function<void(Batch)>& give, bool show_progress) {
+              const std::function<void(Batch)>& give, bool show_progress, bool every_frame) {
   Progress progress(show_progress, in);
-  std::unordered_set<uint32_t> named;
-  uint32_t last_named = UINT32_MAX;  // most frames are of the point before
+  PointNamer namer;
   Batch b = take();
   b.clear();
   Record r;
@@ -89,17 +88,15 @@ void read_all(RecordSource& in, const prefs::Settings& settings, const std::func
     f.link = r.link;
     f.check_icrc = settings.check_icrc;
     decode::Decoded d = decode::decode_frame(f);
-    if (d.kind == decode::Kind::not_ours) continue;
-    const uint32_t point = points::frame_point(settings.naming.key, r.interface, d.erspan_session, d.outer_vlan);
-    d.set_point(point);
-    if (d.kind != decode::Kind::cross && point != last_named) {
-      if (named.insert(point).second)
-        b.names.push_back({point, points::name(settings.naming, point,
-                                               points::is_interface(point) ? in.interface_name(point) : nullptr),
-                           b.items.size()});
-      last_named = point;
+    if (d.kind == decode::Kind::not_ours && !every_frame) continue;
+    if (d.kind != decode::Kind::not_ours) {
+      const uint32_t point = points::frame_point(settings.naming.key, r.interface, d.erspan_session, d.outer_vlan);
+      d.set_point(point);
+      namer.note(b, point, d.kind, [&] {
+        return points::name(settings.naming, point, points::is_interface(point) ? in.interface_name(point) : nullptr);
+      });
     }
-    b.items.push_back({d.kind, keep(b, d), n, r.wire_len, r.ts_ns});
+    b.items.push_back({d.kind, keep(b, d), n, r.wire_len, r.ts_ns, r.interface});
     if (b.full()) {
       give(std::move(b));
       b = take();
