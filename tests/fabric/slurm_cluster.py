@@ -194,8 +194,11 @@ PartitionName=test Nodes=localhost Default=YES MaxTime=INFINITE State=UP
             time.sleep(0.2)
 
     def logs(self):
-        """Every daemon's log, for a failure message."""
+        """The node's state and every daemon's log, for a failure message."""
         text = []
+        if self.env:
+            p = subprocess.run(["sinfo", "-N", "-o", "%N %T %E"], env=self.env, capture_output=True, text=True)
+            text.append(f"--- sinfo\n{p.stdout}{p.stderr}")
         for name in sorted(os.listdir(self.path("log"))):
             with open(self.path("log", name), errors="replace") as f:
                 body = f.read()[-4000:]
