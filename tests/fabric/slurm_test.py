@@ -37,12 +37,12 @@ def submit(cluster, out, files, *extra):
     return p
 
 
-def results_equal(cluster, out, files, want_status):
-    p = submit(cluster, out, files)
+def results_equal(cluster, out, files, want_status, prefs=()):
+    p = submit(cluster, out, files, *[a for pref in prefs for a in ("--pref", pref)])
     if p.returncode != want_status:
         raise rslib.Failure(f"roceshark-slurm exit {p.returncode}, want {want_status}:\n{p.stdout}{p.stderr}")
     for name, view in zip(RESULTS, ("triage", "report")):
-        status, want, err = cli.command(view, *files)
+        status, want, err = cli.command(view, *[a for pref in prefs for a in ("-o", pref)], *files)
         if status != want_status:
             raise rslib.Failure(f"roceshark {view}: exit {status}, want {want_status}: {err}")
         with open(os.path.join(out, name)) as f:
@@ -102,7 +102,8 @@ def run(argv):
         with slurm_cluster.SlurmCluster() as cluster:
             print(f"cluster up in {time.monotonic() - start:.1f} s")
             results_equal(cluster, os.path.join(tmp, "whole"), files, 0)
-            results_equal(cluster, os.path.join(tmp, "cut-short"), files[:-1] + [cut], 1)
+            # ... under a preference of the analysis, which the partials carry to the merge.
+            results_equal(cluster, os.path.join(tmp, "cut-short"), files[:-1] + [cut], 1, ["roce.lossless_priorities:3,5"])
             one_shard_fails(cluster, tmp, files)
         print(f"{len(files)} files x {SHARDS} shards: the merged triage and report are the command's; "
               f"a cut file exits 1, a failed shard is named; {time.monotonic() - start:.1f} s in all")
