@@ -7,15 +7,15 @@
 
 namespace roceshark::cli {
 
-CaptureSet::CaptureSet(const std::vector<std::string>& paths) {
+CaptureSet::CaptureSet(const std::vector<std::string>& paths, Joining how) {
   // ROCESHARK_READER=wiretap: every file through libwiretap, for a user who
   // suspects the mapped reader (and for the tests that compare the two).
   const char* env = std::getenv("ROCESHARK_READER");
-  const auto how = env && std::string_view(env) == "wiretap" ? CaptureReader::Reading::wiretap_only
-                                                             : CaptureReader::Reading::mapped_if_possible;
+  const auto reading = env && std::string_view(env) == "wiretap" ? CaptureReader::Reading::wiretap_only
+                                                                 : CaptureReader::Reading::mapped_if_possible;
   std::vector<std::unique_ptr<CaptureReader>> readers;
-  for (const std::string& path : paths) readers.push_back(std::make_unique<CaptureReader>(path, how));
-  files_ = std::make_unique<FileMerge<CaptureReader, Record>>(std::move(readers));
+  for (const std::string& path : paths) readers.push_back(std::make_unique<CaptureReader>(path, reading));
+  files_ = std::make_unique<FileMerge<CaptureReader, Record>>(std::move(readers), how);
 }
 
 bool CaptureSet::next(Record& r) {

@@ -17,7 +17,7 @@ class CaptureSet final : public RecordSource {
  public:
   // Opens every file first: throws std::runtime_error naming the one that
   // cannot be opened.
-  explicit CaptureSet(const std::vector<std::string>& paths);
+  explicit CaptureSet(const std::vector<std::string>& paths, Joining how = Joining::interleave);
 
   // The next packet record of all the files; false when all have ended. A
   // file that fails part-way ends there, its error kept in errors(); the

@@ -6,6 +6,10 @@
 // before k) + i. The one rule for capture files (CaptureSet) and for the
 // partial reports made of them (PartialSet), so a merge orders and numbers
 // exactly as reading the files does.
+//
+// Or, concatenated, one capture cut in pieces (a ring buffer's files,
+// editcap -c), as `mergecap -a` joins them: each file after the one
+// before, every file's interface i the same point i.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -23,10 +27,13 @@ namespace roceshark::cli {
 // interfaces()`, the interfaces it described before its first packet.
 // Rec: a `ts_ns` and an `interface`; a record's bytes stay valid until its
 // source's next call.
+enum class Joining : uint8_t { interleave, concatenate };
+
 template <class Source, class Rec>
 class FileMerge {
  public:
-  explicit FileMerge(std::vector<std::unique_ptr<Source>> sources) {
+  explicit FileMerge(std::vector<std::unique_ptr<Source>> sources, Joining how = Joining::interleave)
+      : how_(how) {
     uint32_t first = 0;
     for (auto& s : sources) {
       File& f = files_.emplace_back();
@@ -43,11 +50,22 @@ class FileMerge {
   Rec* next(size_t* file = nullptr) {
     // Every file holds its next record, except the one returned last time:
     // its bytes stayed valid until now.
-    for (size_t i = 0; i < files_.size(); ++i)
-      if (!files_[i].has || i == last_) refill(files_[i]);
     size_t best = SIZE_MAX;
-    for (size_t i = 0; i < files_.size(); ++i)
-      if (files_[i].has && (best == SIZE_MAX || files_[i].pending.ts_ns < files_[best].pending.ts_ns)) best = i;
+    if (how_ == Joining::concatenate) {
+      // The file being read gave its record last time (or none yet).
+      for (; current_ < files_.size(); ++current_) {
+        refill(files_[current_]);
+        if (files_[current_].has) {
+          best = current_;
+          break;
+        }
+      }
+    } else {
+      for (size_t i = 0; i < files_.size(); ++i)
+        if (!files_[i].has || i == last_) refill(files_[i]);
+      for (size_t i = 0; i < files_.size(); ++i)
+        if (files_[i].has && (best == SIZE_MAX || files_[i].pending.ts_ns < files_[best].pending.ts_ns)) best = i;
+    }
     last_ = best;
     if (best == SIZE_MAX) return nullptr;
     if (file) *file = best;
@@ -58,6 +76,7 @@ class FileMerge {
 
   // The file and interface of a point that is an interface.
   std::pair<size_t, uint32_t> interface_of(uint32_t point) const {
+    if (how_ == Joining::concatenate) return {last_ == SIZE_MAX ? 0 : last_, point};  // the file being read names it
     if (const auto it = late_points_.find(point); it != late_points_.end())
       return {size_t(it->second >> 32), uint32_t(it->second)};
     for (size_t i = files_.size(); i-- > 0;)
@@ -95,6 +114,7 @@ class FileMerge {
   // every file's declared ones, numbered as they appear (one file keeps its
   // own numbers, as tshark does).
   uint32_t point_of(size_t file, uint32_t interface) {
+    if (how_ == Joining::concatenate) return interface;
     const File& f = files_[file];
     if (interface < f.count || files_.size() == 1) return f.first + interface;
     const uint64_t key = uint64_t(file) << 32 | interface;
@@ -103,9 +123,11 @@ class FileMerge {
     return it->second;
   }
 
+  const Joining how_;
   std::vector<File> files_;
   Rec out_{};
   size_t last_ = SIZE_MAX;
+  size_t current_ = 0;  // concatenated: the file being read
   std::unordered_map<uint64_t, uint32_t> late_;         // file << 32 | interface -> point
   std::unordered_map<uint32_t, uint64_t> late_points_;  // and back
   uint32_t next_late_ = 0;

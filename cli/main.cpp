@@ -69,9 +69,12 @@ constexpr const char* kHelp =
     "It takes the options below but -o (the partials hold theirs) and -j.\n"
     "FILE: a capture in any format Wireshark reads, '-' for the standard input; several files\n"
     "are read as mergecap -I none merges them, each file's interfaces its own points.\n"
+    "With -a they are one capture in pieces (a ring buffer's files), read one after the other\n"
+    "as mergecap -a joins them, interface i of every file the same point.\n"
     "\n"
     "Options (anywhere on the line; '--' ends them):\n"
     "  -o roce.NAME:VALUE    a roce.* preference, as tshark -o takes it (README, Preferences)\n"
+    "  -a, --concatenate     the FILEs are one capture cut in pieces, in order (above)\n"
     "  -j, --threads N       1 reads, decodes and analyses on one thread; 2 or more read and\n"
     "                        decode on their own (the default when 2 cores are available);\n"
     "                        the output is the same\n"
@@ -104,6 +107,7 @@ struct Options {
   bool fail_on_warn = false;
   unsigned threads = 0;  // -j; 0: the cores available, at most 2
   Selection selection;
+  Joining joining = Joining::interleave;  // -a: the files are one capture in pieces
 };
 
 // The cores this process may run on (its affinity mask, which containers and
@@ -154,6 +158,7 @@ UsageError unknown_view(const std::string& view, const std::vector<std::string>&
 Options parse(int argc, char** argv, bool merging) {
   enum { kFailOn = 256, kQp, kHost, kPoint, kVersion };
   static const option kLong[] = {{"threads", required_argument, nullptr, 'j'},
+                                 {"concatenate", no_argument, nullptr, 'a'},
                                  {"fail-on", required_argument, nullptr, kFailOn},
                                  {"qp", required_argument, nullptr, kQp},
                                  {"host", required_argument, nullptr, kHost},
@@ -167,11 +172,15 @@ Options parse(int argc, char** argv, bool merging) {
   optind = 1;
   // ':' first: a missing value is ':', not '?'. No '+': options after the
   // file names count too (getopt_long moves them to the front).
-  for (int c; (c = getopt_long(argc, argv, ":o:j:h", kLong, nullptr)) != -1;) {
+  for (int c; (c = getopt_long(argc, argv, ":o:j:ah", kLong, nullptr)) != -1;) {
     switch (c) {
       case 'o':
         if (merging) throw UsageError{"merge takes no -o: the partial reports hold the preferences they were made with"};
         set_preference(o.settings, optarg);
+        break;
+      case 'a':
+        if (merging) throw UsageError{"merge takes no -a: the partial reports say how their files join"};
+        o.joining = Joining::concatenate;
         break;
       case 'j':
         if (merging) throw UsageError{"merge takes no -j"};
@@ -210,7 +219,7 @@ Options parse(int argc, char** argv, bool merging) {
 // The records of capture files into the session: reading and decoding on
 // their own thread unless -j 1. Returns the read errors.
 std::vector<std::string> read_captures(const Options& o, const std::function<void(const Batch&)>& analyse) {
-  CaptureSet in(o.files);
+  CaptureSet in(o.files, o.joining);
   const unsigned threads = o.threads ? o.threads : std::min(2u, cores_available());
   if (threads == 1) {
     Batch spare;

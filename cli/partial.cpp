@@ -25,7 +25,7 @@ namespace roceshark::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: roceshark partial -w PARTIAL [--file I]... [--shard K/N] [-o roce.NAME:VALUE]... FILE...\n"
+    "usage: roceshark partial -w PARTIAL [--file I]... [--shard K/N] [-a] [-o roce.NAME:VALUE]... FILE...\n"
     "Decode capture files to a partial report, for `roceshark merge VIEW PARTIAL...`.\n"
     "Every task of one job is given the same FILEs (the whole set, in the same order):\n"
     "  -w FILE               where to write the partial report (written whole, or not at all)\n"
@@ -34,6 +34,7 @@ constexpr const char* kUsage =
     "                        addresses (IP or GID) falls in one shard, with both directions,\n"
     "                        its CNPs and every capture point's copies; the port-level frames\n"
     "                        (PFC, LLDP, and frames not analysed) fall in shard 0. Default 0/1\n"
+    "  -a, --concatenate     the FILEs are one capture cut in pieces, as for the views\n"
     "  -o roce.NAME:VALUE    a roce.* preference, as for the views; kept in the partial, and\n"
     "                        the merge applies it (every partial must have the same)\n"
     "  -h, --help            this text\n"
@@ -45,6 +46,7 @@ struct Options {
   std::string out;
   std::vector<uint32_t> files;
   uint32_t shard = 0, shards = 1;
+  bool concatenate = false;
   std::vector<std::string> options;
   prefs::Settings settings;
   std::vector<std::string> inputs;
@@ -61,14 +63,16 @@ Options parse(int argc, char** argv) {
   enum { kFile = 256, kShard };
   static const option kLong[] = {{"file", required_argument, nullptr, kFile},
                                  {"shard", required_argument, nullptr, kShard},
+                                 {"concatenate", no_argument, nullptr, 'a'},
                                  {"help", no_argument, nullptr, 'h'},
                                  {nullptr, 0, nullptr, 0}};
   Options o;
   opterr = 0;
   optind = 1;
-  for (int c; (c = getopt_long(argc, argv, ":w:o:h", kLong, nullptr)) != -1;) {
+  for (int c; (c = getopt_long(argc, argv, ":w:o:ah", kLong, nullptr)) != -1;) {
     switch (c) {
       case 'w': o.out = optarg; break;
+      case 'a': o.concatenate = true; break;
       case 'o':
         set_preference(o.settings, optarg);
         o.options.emplace_back(optarg);
@@ -148,7 +152,7 @@ int partial_main(int argc, char** argv) {
     Manifest m;
     m.roceshark = ROCESHARK_VERSION;
     m.options = o.options;
-    m.shard = o.shard, m.shards = o.shards, m.files = o.files;
+    m.shard = o.shard, m.shards = o.shards, m.files = o.files, m.concatenate = o.concatenate;
     for (const std::string& path : o.inputs) {
       Manifest::Input& in = m.inputs.emplace_back();
       in.path = path;

@@ -47,7 +47,8 @@ nlohmann::json to_json(const Manifest& m) {
   nlohmann::json inputs = nlohmann::json::array();
   for (const auto& i : m.inputs) inputs.push_back({{"path", i.path}, {"size", i.size}, {"fingerprint", i.fingerprint}});
   return {{"format", "roceshark-partial"}, {"roceshark", m.roceshark}, {"record_version", codec::kRecordVersion},
-          {"options", m.options}, {"inputs", inputs}, {"shard", m.shard}, {"shards", m.shards}, {"files", m.files}};
+          {"options", m.options}, {"inputs", inputs}, {"joining", m.concatenate ? "concatenate" : "interleave"},
+          {"shard", m.shard}, {"shards", m.shards}, {"files", m.files}};
 }
 
 }  // namespace
@@ -197,6 +198,9 @@ PartialFile::PartialFile(std::string path) : path_(std::move(path)) {
     j.at("options").get_to(m.options);
     for (const auto& i : j.at("inputs"))
       m.inputs.push_back({i.at("path"), i.at("size"), i.at("fingerprint")});
+    const std::string joining = j.at("joining");
+    if (joining != "interleave" && joining != "concatenate") throw bad("joining '" + joining + "'");
+    m.concatenate = joining == "concatenate";
     j.at("shard").get_to(m.shard);
     j.at("shards").get_to(m.shards);
     j.at("files").get_to(m.files);

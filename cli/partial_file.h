@@ -32,6 +32,7 @@ struct Manifest {
     bool operator==(const Input&) const = default;
   };
   std::vector<Input> inputs;  // the whole set, in command-line order
+  bool concatenate = false;        // the inputs are one capture in pieces (roceshark -a)
   uint32_t shard = 0, shards = 1;  // host-pair shard K of N
   std::vector<uint32_t> files;     // the inputs this partial read, ascending
 };

@@ -111,6 +111,7 @@ PartialSet::PartialSet(const std::vector<std::string>& paths) {
     if (o.roceshark != m.roceshark) throw differ("the roceshark versions");
     if (o.inputs != m.inputs) throw differ("the input files (names, sizes or contents)");
     if (o.options != m.options) throw differ("the -o preferences");
+    if (o.concatenate != m.concatenate) throw differ("the ways the files join (-a)");
     if (o.shards != m.shards) throw differ("the shard counts (--shard K/N)");
   }
   std::map<std::pair<uint32_t, uint32_t>, const PartialFile*> cells;
@@ -141,7 +142,8 @@ void PartialSet::read(const prefs::Settings& settings, const std::function<void(
   std::optional<PartialError> fatal;
   std::vector<std::unique_ptr<FileStream>> streams;
   for (const auto& shards : shards_) streams.push_back(std::make_unique<FileStream>(shards, fatal));
-  FileMerge<FileStream, PartialRecord> files(std::move(streams));
+  FileMerge<FileStream, PartialRecord> files(
+      std::move(streams), files_.front()->manifest().concatenate ? Joining::concatenate : Joining::interleave);
   Batch b;
   PointNamer namer;
   size_t file = 0;
@@ -149,7 +151,8 @@ void PartialSet::read(const prefs::Settings& settings, const std::function<void(
   for (const PartialRecord* r; (r = files.next(&file));) {
     ++n;
     if (r->kind == decode::Kind::not_ours) continue;
-    const auto [index, point] = keep(b, *r, n);
+    const auto kept = keep(b, *r, n);  // no structured binding: the lambda below takes it (clang 14)
+    const uint32_t index = kept.first, point = kept.second;
     namer.note(b, point, r->kind, [&] {
       if (!points::is_interface(point)) return points::name(settings.naming, point, nullptr);
       const auto [f, interface] = files.interface_of(point);

@@ -8,8 +8,10 @@ same exit status: every view at N = 3, the JSON report (which holds every
 figure the text views draw) at the others. The multi-point captures are
 also given as one file per capture point (the generator's --only-point),
 each file a partial of its own (--file I), some of those split by host
-pair again. The captures with preferences of their own are merged under
-them (the partials carry their -o).
+pair again. Every capture is also cut in three pieces (editcap -c, as a
+ring buffer cuts a capture): `-a` reads the pieces as the whole, and so
+does the merge of a partial per piece. The captures with preferences of
+their own are merged under them (the partials carry their -o).
 
   partials_test.py PART/PARTS   the bundled captures whose index is PART mod PARTS
 """
@@ -46,6 +48,25 @@ def check(label, whole, merged):
         raise rslib.Failure(f"{label}: exit {merged[0]}, the whole's {whole[0]}")
 
 
+def pieces(tmp, capture, name):
+    """The capture cut in three pieces, in order."""
+    frames = int(subprocess.run(["capinfos", "-Mc", capture], check=True, capture_output=True,
+                                text=True).stdout.split()[-1])
+    base = os.path.join(tmp, name + "-piece.pcapng")
+    subprocess.run(["editcap", "-c", str(frames // 3 + 1), capture, base], check=True, capture_output=True)
+    return sorted(glob.glob(os.path.join(tmp, name + "-piece_*.pcapng")))
+
+
+def concatenated(tmp, name, capture, opts, whole_report):
+    files = pieces(tmp, capture, name)
+    check(f"{name}: report -a of {len(files)} pieces", whole_report, run("report", "-a", *opts, *files))
+    parts = partials(tmp, name + "-a", files, ["-a", *opts], 2, per_file=True)
+    check(f"{name}: report merged from {len(parts)} partials of {len(files)} pieces", whole_report,
+          run("merge", "report", *parts))
+    for f in files + parts:
+        os.remove(f)
+
+
 def partials(tmp, tag, files, opts, shards, per_file=False):
     """Partial reports of `files`: host-pair shards of all of them, or of each file apart."""
     out = []
@@ -65,6 +86,8 @@ def partials(tmp, tag, files, opts, shards, per_file=False):
 
 def compare(tmp, tag, files, opts, views_at):
     whole = {v: run(v, *opts, *files) for v in VIEWS}
+    if len(files) == 1:
+        concatenated(tmp, tag, files[0], opts, whole["report"])
     for shards, per_file in views_at:
         parts = partials(tmp, f"{tag}-{shards}-{int(per_file)}", files, opts, shards, per_file)
         for v in (VIEWS if shards == 3 else ["report"]):
