@@ -257,7 +257,9 @@ int main(int argc, char** argv) {
   try {
     o = merging ? parse(argc - 1, argv + 1, true) : parse(argc, argv, false);
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "roceshark: %s\n%sTry 'roceshark --help' for more information.\n", e.why.c_str(), kUsageLine);
+    // A short usage: the one line of the form that was meant.
+    std::fprintf(stderr, "roceshark: %s\nusage: roceshark %s\nTry 'roceshark --help' for more information.\n",
+                 e.why.c_str(), merging ? "merge [OPTION]... VIEW PARTIAL..." : "[OPTION]... VIEW FILE...");
     return 2;
   }
   std::unique_ptr<Session> session;
@@ -275,6 +277,7 @@ int main(int argc, char** argv) {
       session = std::make_unique<Session>(o.settings, o.selection);
       set.read(o.settings, analyse);
       errors = set.errors();
+      if (set.drops()) session->dropped(set.drops());  // a live run's: the report is INCOMPLETE, as its windows were
     } else {
       session = std::make_unique<Session>(o.settings, o.selection);
       errors = read_captures(o, analyse);

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <chrono>
 #include <csignal>
@@ -28,9 +29,11 @@
 #include "cli/file_write.h"
 #include "cli/live_capture.h"
 #include "cli/metrics_export.h"
+#include "cli/partial_file.h"
 #include "cli/reader.h"
 #include "cli/window_files.h"
 #include "epan-ext/common/option_list.h"
+#include "epan-ext/common/points.h"
 #include "epan-ext/session/monitor_window.h"
 #include "epan-ext/session/session.h"
 
@@ -50,6 +53,8 @@ constexpr const char* kUsage =
     "                         (default 60; rounded up to whole windows)\n"
     "  --out DIR              keep each window's JSON report (DIR/window-N.json) and DIR/windows.ndjson\n"
     "  --keep N               window reports to keep in --out (default 1000)\n"
+    "  --partials             also write each period's partial report to --out (DIR/period-N.rsp, all kept):\n"
+    "                         roceshark merge VIEW DIR/period-*.rsp is VIEW of everything the run read\n"
     "  --listen ADDR:PORT     serve Prometheus metrics on http://ADDR:PORT/metrics\n"
     "  --textfile DIR         write DIR/roceshark.prom for node_exporter's textfile collector\n"
     "  --linger SECONDS       after the input ends, keep serving --listen this long (default 0)\n"
@@ -83,8 +88,9 @@ struct MonitorOptions {
   uint64_t keep = 1000;
   uint64_t baseline_windows = 0;
   std::string baseline_file, save_baseline;
-  bool quiet = false;
+  bool quiet = false, partials = false;
   prefs::Settings settings;
+  std::vector<std::string> options;  // -o as given: a partial keeps them
 };
 
 double decimal(const char* opt, const char* v, double lo, double hi) {
@@ -96,7 +102,7 @@ double decimal(const char* opt, const char* v, double lo, double hi) {
 
 MonitorOptions parse(int argc, char** argv) {
   enum { kReplay = 256, kSpeed, kWindow, kPeriod, kOut, kKeep, kListen, kTextfile, kLinger, kBaseline,
-         kBaselineFile, kSaveBaseline };
+         kBaselineFile, kSaveBaseline, kPartials };
   static const option kLong[] = {{"interface", required_argument, nullptr, 'i'},
                                  {"filter", required_argument, nullptr, 'f'},
                                  {"buffer-size", required_argument, nullptr, 'B'},
@@ -105,6 +111,7 @@ MonitorOptions parse(int argc, char** argv) {
                                  {"window", required_argument, nullptr, kWindow},
                                  {"period", required_argument, nullptr, kPeriod},
                                  {"out", required_argument, nullptr, kOut},
+                                 {"partials", no_argument, nullptr, kPartials},
                                  {"keep", required_argument, nullptr, kKeep},
                                  {"listen", required_argument, nullptr, kListen},
                                  {"textfile", required_argument, nullptr, kTextfile},
@@ -124,7 +131,10 @@ MonitorOptions parse(int argc, char** argv) {
       case 'i': o.interface = optarg; break;
       case 'f': o.filter = optarg; break;
       case 'B': o.buffer_mib = int(decimal("-B", optarg, 1, 65536)); break;
-      case 'o': set_preference(o.settings, optarg); break;
+      case 'o':
+        set_preference(o.settings, optarg);
+        o.options.emplace_back(optarg);
+        break;
       case 'q': o.quiet = true; break;
       case 'h': std::fputs(kUsage, stdout); std::exit(0);
       case kReplay: o.files.push_back(optarg), o.paced = true; break;
@@ -132,6 +142,7 @@ MonitorOptions parse(int argc, char** argv) {
       case kWindow: o.window_s = decimal("--window", optarg, 1e-9, 86400); break;
       case kPeriod: o.period_s = decimal("--period", optarg, 1e-9, 86400 * 7); break;
       case kOut: o.out_dir = optarg; break;
+      case kPartials: o.partials = true; break;
       case kKeep: o.keep = uint64_t(decimal("--keep", optarg, 1, 1e9)); break;
       case kListen: o.listen = optarg; break;
       case kTextfile: o.textfile = optarg; break;
@@ -152,6 +163,7 @@ MonitorOptions parse(int argc, char** argv) {
   if (o.period_s < o.window_s) o.period_s = o.window_s;
   if (o.baseline_windows && !o.baseline_file.empty()) throw UsageError{"--baseline and --baseline-file: give one"};
   if (!o.save_baseline.empty() && !o.baseline_windows) throw UsageError{"--save-baseline needs --baseline N"};
+  if (o.partials && o.out_dir.empty()) throw UsageError{"--partials needs --out DIR"};
   return o;
 }
 
@@ -172,6 +184,10 @@ class Monitor {
     for (size_t i = 0; i < b.items.size(); ++i) {
       const Batch::Item& f = b.items[i];
       if (g_stop && !g_live) throw Stopped{};  // a live capture stops itself, after what it had received
+      if (f.kind == decode::Kind::not_ours) {  // read only for --partials: it orders and numbers the rest
+        keep(b, f);
+        continue;
+      }
       pace(f.ts_ns);
       advance(f.ts_ns);
       for (; name != b.names.end() && name->item == i; ++name) {
@@ -179,6 +195,7 @@ class Monitor {
         session_->name_point(name->point, name->name);
       }
       feed(*session_, b, f);
+      keep(b, f);
       last_frame_ = f.number;
       last_ts_ = f.ts_ns;
     }
@@ -186,11 +203,15 @@ class Monitor {
     if (g_stop && !g_live) throw Stopped{};
   }
 
-  // The input ended: the last, partial window.
+  // The input ended: the last, partial window (and period).
   void end() {
     if (started_) close_window(std::max(last_ts_, window_start_));
+    end_partial(true);
   }
-  void cut_short(const std::string& e) { session_->cut_short(e); }
+  void cut_short(const std::string& e) {
+    session_->cut_short(e);
+    if (error_.empty()) error_ = e;
+  }
 
  private:
   void pace(uint64_t ts) {
@@ -271,6 +292,7 @@ class Monitor {
     if (!o_.quiet) std::fputs(monitor::line(w).c_str(), stdout), std::fflush(stdout);
     before_ = counted;
     if (++windows_in_period_ >= period_windows_) {
+      if (partial_) end_partial(false);
       carry_.end_period(counted);
       windows_in_period_ = 0;
       seen_findings_.clear();
@@ -278,6 +300,76 @@ class Monitor {
       session_ = std::make_unique<Session>(o_.settings);
       for (const auto& [point, name] : names_) session_->name_point(point, name);
     }
+  }
+
+  // --partials: the period's records, as `roceshark partial` writes a file's.
+  void keep(const Batch& b, const Batch::Item& f) {
+    if (!partials_ || (!partial_ && !open_partial())) return;
+    try {
+      partial_->item(b, f);
+    } catch (const PartialError& e) {
+      return fail_partials(e.what());
+    }
+    ++segment_frames_;
+    if (f.interface < points::kErspan) interfaces_ = std::max(interfaces_, f.interface + 1);
+  }
+
+  bool open_partial() {
+    {
+      Manifest m;
+      m.roceshark = ROCESHARK_VERSION;
+      m.options = o_.options;
+      m.inputs.push_back({o_.interface.empty() ? join(o_.files) : o_.interface, 0, run_id_});
+      m.concatenate = m.segmented = true;
+      m.files = {0};
+      m.segment = segment_;
+      char name[32];
+      std::snprintf(name, sizeof name, "/period-%06u.rsp", segment_);
+      std::error_code ec;  // the window files make it at their first; a period may come first
+      std::filesystem::create_directories(o_.out_dir, ec);
+      try {
+        partial_ = std::make_unique<PartialWriter>(o_.out_dir + name, m);
+        partial_->begin_file(0);
+      } catch (const PartialError& e) {
+        fail_partials(e.what());
+        return false;
+      }
+    }
+    segment_frames_ = 0;
+    return true;
+  }
+
+  void end_partial(bool last) {
+    // The run's last period says so, even with no frame of its own.
+    if (!partials_ || (!partial_ && !(last && open_partial()))) return;
+    FileTrailer t;
+    t.frames = segment_frames_;
+    for (uint32_t i = 0; i < interfaces_; ++i) t.interface_names.emplace_back(in_.interface_name(i));
+    if (last) t.error = error_;
+    const uint64_t drops = in_.drops().total();
+    t.drops = drops - drops_at_segment_;
+    drops_at_segment_ = drops;
+    try {
+      partial_->end_file(std::move(t));
+      partial_->finish(last);
+    } catch (const PartialError& e) {
+      fail_partials(e.what());
+    }
+    partial_.reset();
+    ++segment_;
+  }
+
+  void fail_partials(const std::string& why) {
+    ++output_errors_;
+    std::fprintf(stderr, "roceshark monitor: --partials: %s; no more partials are written\n", why.c_str());
+    partial_.reset();
+    partials_ = false;
+  }
+
+  static std::string join(const std::vector<std::string>& v) {
+    std::string s;
+    for (const std::string& x : v) s += (s.empty() ? "" : " ") + x;
+    return s;
   }
 
   void save_baseline() {
@@ -312,6 +404,14 @@ class Monitor {
   }
 
   const MonitorOptions& o_;
+  // --partials: the period's partial report, open from its first record.
+  bool partials_ = o_.partials;
+  std::unique_ptr<PartialWriter> partial_;
+  uint32_t segment_ = 0, segment_frames_ = 0, interfaces_ = 0;
+  uint64_t drops_at_segment_ = 0;
+  std::string run_id_ = std::to_string(uint64_t(std::chrono::system_clock::now().time_since_epoch().count())) + "-" +
+                        std::to_string(getpid());
+  std::string error_;  // why the input was cut short
   RecordSource& in_;
   MetricsServer* server_;
   WindowFiles files_;
@@ -397,7 +497,7 @@ int monitor_main(int argc, char** argv) {
     read_all(*in, o.settings, [&] { return std::move(spare); }, [&](Batch b) {
       m.batch(b);
       spare = std::move(b);
-    }, false);
+    }, false, o.partials);
   } catch (const Stopped&) {
   }
   if (g_stop) std::fputs("roceshark monitor: stopped by a signal; the last window follows\n", stderr);

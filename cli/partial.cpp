@@ -19,7 +19,6 @@
 #include "cli/partial_file.h"
 #include "cli/reader.h"
 #include "epan-ext/common/option_list.h"
-#include "epan-ext/session/record_codec.h"
 
 namespace roceshark::cli {
 namespace {
@@ -124,19 +123,6 @@ uint32_t shard_of(const Batch& b, const Batch::Item& it, uint32_t shards) {
   }
 }
 
-void encode(const Batch& b, const Batch::Item& it, std::string& s) {
-  s.clear();
-  codec::Out o(s);
-  switch (it.kind) {
-    case decode::Kind::roce: codec::write(o, codec::without_head(b.packets[it.index])); break;
-    case decode::Kind::pause: codec::write(o, codec::without_head(b.pauses[it.index])); break;
-    case decode::Kind::dcbx: codec::write(o, codec::without_head(b.dcbx[it.index])); break;
-    case decode::Kind::icmp: codec::write(o, codec::without_head(b.icmp[it.index])); break;
-    case decode::Kind::cross: codec::write(o, codec::without_head(b.cross[it.index])); break;
-    case decode::Kind::not_ours: break;
-  }
-}
-
 }  // namespace
 
 int partial_main(int argc, char** argv) {
@@ -166,14 +152,10 @@ int partial_main(int argc, char** argv) {
       w.begin_file(f);
       uint32_t frames = 0;
       Batch spare;
-      std::string bytes;
       read_all(in, o.settings, [&] { return std::move(spare); }, [&](Batch b) {
         for (const Batch::Item& it : b.items) {
           frames = it.number;
-          if (shard_of(b, it, o.shards) != o.shard) continue;
-          encode(b, it, bytes);
-          w.record({it.kind, it.number, it.interface, it.wire_len, it.ts_ns,
-                    {reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}});
+          if (shard_of(b, it, o.shards) == o.shard) w.item(b, it);
         }
         spare = std::move(b);
       }, true, true);

@@ -46,9 +46,12 @@ uint8_t kind_byte(decode::Kind k) { return uint8_t(k) + 1; }
 nlohmann::json to_json(const Manifest& m) {
   nlohmann::json inputs = nlohmann::json::array();
   for (const auto& i : m.inputs) inputs.push_back({{"path", i.path}, {"size", i.size}, {"fingerprint", i.fingerprint}});
-  return {{"format", "roceshark-partial"}, {"roceshark", m.roceshark}, {"record_version", codec::kRecordVersion},
-          {"options", m.options}, {"inputs", inputs}, {"joining", m.concatenate ? "concatenate" : "interleave"},
-          {"shard", m.shard}, {"shards", m.shards}, {"files", m.files}};
+  nlohmann::json j = {{"format", "roceshark-partial"}, {"roceshark", m.roceshark},
+                      {"record_version", codec::kRecordVersion}, {"options", m.options}, {"inputs", inputs},
+                      {"joining", m.concatenate ? "concatenate" : "interleave"}, {"shard", m.shard},
+                      {"shards", m.shards}, {"files", m.files}};
+  if (m.segmented) j["segment"] = m.segment;
+  return j;
 }
 
 }  // namespace
@@ -76,7 +79,8 @@ std::string capture_fingerprint(const std::string& path, uint64_t& size) {
   return hex;
 }
 
-PartialWriter::PartialWriter(std::string path, const Manifest& m) : path_(std::move(path)), tmp_(path_ + ".part") {
+PartialWriter::PartialWriter(std::string path, const Manifest& m)
+    : path_(std::move(path)), tmp_(path_ + ".part"), segmented_(m.segmented) {
   f_ = std::fopen(tmp_.c_str(), "wb");
   if (!f_) throw PartialError(path_ + ": cannot write: " + std::strerror(errno));
   head_.append(kMagic, sizeof kMagic);
@@ -117,6 +121,21 @@ void PartialWriter::record(const PartialRecord& r) {
   put(buf_.data(), buf_.size());
 }
 
+void PartialWriter::item(const Batch& b, const Batch::Item& it) {
+  payload_.clear();
+  codec::Out o(payload_);
+  switch (it.kind) {
+    case decode::Kind::roce: codec::write(o, codec::without_head(b.packets[it.index])); break;
+    case decode::Kind::pause: codec::write(o, codec::without_head(b.pauses[it.index])); break;
+    case decode::Kind::dcbx: codec::write(o, codec::without_head(b.dcbx[it.index])); break;
+    case decode::Kind::icmp: codec::write(o, codec::without_head(b.icmp[it.index])); break;
+    case decode::Kind::cross: codec::write(o, codec::without_head(b.cross[it.index])); break;
+    case decode::Kind::not_ours: break;
+  }
+  record({it.kind, it.number, it.interface, it.wire_len, it.ts_ns,
+          {reinterpret_cast<const uint8_t*>(payload_.data()), payload_.size()}});
+}
+
 void PartialWriter::end_file(FileTrailer t) {
   const uint8_t end = kEndOfFile;
   file_crc_.update({&end, 1});
@@ -125,13 +144,15 @@ void PartialWriter::end_file(FileTrailer t) {
   trailers_.push_back(std::move(t));
 }
 
-void PartialWriter::finish() {
+void PartialWriter::finish(bool last_segment) {
   nlohmann::json files = nlohmann::json::array();
   for (const auto& t : trailers_)
     files.push_back({{"file", t.file}, {"offset", t.offset}, {"length", t.length}, {"crc", t.crc},
                      {"frames", t.frames}, {"declared_interfaces", t.declared_interfaces},
-                     {"interfaces", t.interface_names}, {"error", t.error}});
-  const std::string trailer = nlohmann::json{{"files", files}}.dump();
+                     {"interfaces", t.interface_names}, {"error", t.error}, {"drops", t.drops}});
+  nlohmann::json t{{"files", files}};
+  if (segmented_) t["last_segment"] = last_segment;
+  const std::string trailer = t.dump();
   const uint64_t trailer_at = at_;
   put(trailer.data(), trailer.size());
   std::string foot;
@@ -204,14 +225,21 @@ PartialFile::PartialFile(std::string path) : path_(std::move(path)) {
     j.at("shard").get_to(m.shard);
     j.at("shards").get_to(m.shards);
     j.at("files").get_to(m.files);
+    if (j.contains("segment")) {
+      m.segmented = true;
+      j.at("segment").get_to(m.segment);
+      if (!m.concatenate || m.inputs.size() != 1 || m.shards != 1) throw bad("a segment of more than one stream");
+    }
     if (m.shards == 0 || m.shard >= m.shards) throw bad("shard " + std::to_string(m.shard) + " of " + std::to_string(m.shards));
     const auto t = nlohmann::json::parse(map_ + trailer_at, map_ + trailer_at + trailer_len);
+    if (m.segmented) t.at("last_segment").get_to(m.last_segment);
     for (const auto& f : t.at("files")) {
       FileTrailer& ft = trailers_.emplace_back();
       f.at("file").get_to(ft.file), f.at("offset").get_to(ft.offset), f.at("length").get_to(ft.length);
       f.at("crc").get_to(ft.crc), f.at("frames").get_to(ft.frames);
       f.at("declared_interfaces").get_to(ft.declared_interfaces), f.at("interfaces").get_to(ft.interface_names);
       f.at("error").get_to(ft.error);
+      f.at("drops").get_to(ft.drops);
       if (ft.file >= m.inputs.size() || ft.offset < head_len || ft.length > trailer_at - ft.offset || ft.length == 0)
         throw bad("file section " + std::to_string(ft.file) + " lies outside its records");
     }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/batch.h"
 #include "epan-ext/decode/crc32.h"
 #include "epan-ext/decode/frame_decoder.h"
 
@@ -35,6 +36,12 @@ struct Manifest {
   bool concatenate = false;        // the inputs are one capture in pieces (roceshark -a)
   uint32_t shard = 0, shards = 1;  // host-pair shard K of N
   std::vector<uint32_t> files;     // the inputs this partial read, ascending
+  // A monitor's period (roceshark monitor --partials): segment `segment`
+  // of the one input, a stream the monitor read (its fingerprint the run's
+  // id); the segments concatenate, and the last says so (in its trailer,
+  // since only its end knows).
+  bool segmented = false, last_segment = false;
+  uint32_t segment = 0;
 };
 
 // One file's records, as FileMerge reads them.
@@ -57,6 +64,7 @@ struct FileTrailer {
   uint32_t declared_interfaces = 0;  // described before its first packet
   std::vector<std::string> interface_names;  // by id, as Wireshark names them
   std::string error;        // why it was cut short; "" when read to the end
+  uint64_t drops = 0;       // packets a live capture dropped (a monitor's period)
 };
 
 std::string capture_fingerprint(const std::string& path, uint64_t& size);
@@ -71,12 +79,16 @@ class PartialWriter {
 
   void begin_file(uint32_t file);
   void record(const PartialRecord& r);
+  void item(const Batch& b, const Batch::Item& it);  // a batch's record, encoded
   void end_file(FileTrailer t);  // offset, length and crc are filled in here
-  void finish();  // the trailer and footer written, flushed, renamed into place
+  // The trailer and footer written, flushed, renamed into place; a
+  // segment says there whether it is its run's last.
+  void finish(bool last_segment = false);
 
  private:
   void put(const void* p, size_t n);
   std::string path_, tmp_;
+  bool segmented_ = false;
   std::FILE* f_ = nullptr;
   uint64_t at_ = 0;
   uint64_t file_start_ = 0;
@@ -85,7 +97,7 @@ class PartialWriter {
   uint64_t last_ts_ = 0;
   std::vector<FileTrailer> trailers_;
   std::string head_;  // magic, version and manifest: checked with the trailer
-  std::string buf_;
+  std::string buf_, payload_;
 };
 
 class PartialFile {

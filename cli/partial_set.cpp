@@ -114,6 +114,10 @@ PartialSet::PartialSet(const std::vector<std::string>& paths) {
     if (o.concatenate != m.concatenate) throw differ("the ways the files join (-a)");
     if (o.shards != m.shards) throw differ("the shard counts (--shard K/N)");
   }
+  if (m.segmented) {
+    segments();
+    return;
+  }
   std::map<std::pair<uint32_t, uint32_t>, const PartialFile*> cells;
   shards_.assign(m.inputs.size(), {});
   for (const auto& f : files_)
@@ -136,6 +140,36 @@ PartialSet::PartialSet(const std::vector<std::string>& paths) {
         throw PartialError(p->path() + ": read " + m.inputs[a.file].path + " otherwise than " +
                            shards.front().first->path() + " did (frames, interfaces or its end differ)");
   }
+}
+
+uint64_t PartialSet::drops() const {
+  uint64_t n = 0;
+  for (const auto& shards : shards_) n += shards.front().second->drops;  // a file's shards all read it alike
+  return n;
+}
+
+// A monitor run's periods: each once, none missing, the last there.
+void PartialSet::segments() {
+  std::map<uint32_t, const PartialFile*> by_index;
+  for (const auto& f : files_) {
+    const Manifest& o = f->manifest();
+    if (!o.segmented) throw PartialError(f->path() + ": not a period of the run of " + files_.front()->path());
+    const auto [it, added] = by_index.try_emplace(o.segment, f.get());
+    if (!added)
+      throw PartialError(f->path() + ": period " + std::to_string(o.segment) + " is also in " + it->second->path() +
+                         ": a period given twice");
+  }
+  uint32_t next = 0;
+  for (const auto& [index, f] : by_index) {
+    if (index != next) throw PartialError("period " + std::to_string(next) + " of the run is missing (before " + f->path() + ")");
+    if (f->trailers().size() != 1) throw PartialError(f->path() + ": a period of more than one stream");
+    shards_.push_back({{f, &f->trailers().front()}});
+    ++next;
+  }
+  const PartialFile& last = *by_index.rbegin()->second;
+  if (!last.manifest().last_segment)
+    throw PartialError(last.path() + ": the run's periods go on after it: the monitor was still running, or was "
+                       "killed before it wrote its last period");
 }
 
 void PartialSet::read(const prefs::Settings& settings, const std::function<void(Batch&)>& analyse) {

@@ -31,8 +31,11 @@ class PartialSet {
   void read(const prefs::Settings& settings, const std::function<void(Batch&)>& analyse);
   // Why input files were cut short, in the order reading them reports it.
   const std::vector<std::string>& errors() const { return errors_; }
+  // Packets the live captures of a monitor's periods dropped.
+  uint64_t drops() const;
 
  private:
+  void segments();
   std::vector<std::unique_ptr<PartialFile>> files_;
   // Per input file: the trailers of its shards, shard by shard.
   std::vector<std::vector<std::pair<const PartialFile*, const FileTrailer*>>> shards_;
