@@ -2,6 +2,7 @@
 #include "plugins/dissect.h"
 
 #include <epan/epan.h>
+#include <epan/proto_data.h>
 #include <epan/tap.h>
 #include <wsutil/wmem/wmem.h>
 
@@ -17,6 +18,7 @@ namespace roceshark::glue {
 namespace {
 
 bool check_icrc = true;
+constexpr uint32_t kVerdictKey = 0;  // our only per-packet proto data: "this frame has a verdict"
 
 template <typename T>
 const T* pool_copy(packet_info* pinfo, const T& value) {
@@ -30,6 +32,12 @@ void name_point(packet_info* pinfo, Analyzer& a, uint32_t point) {
 }  // namespace
 
 void set_check_icrc(bool on) { check_icrc = on; }
+
+proto_item* verdict(packet_info* pinfo, proto_item* it) {
+  if (!p_get_proto_data(pinfo->pool, pinfo, ids.proto, kVerdictKey))
+    p_add_proto_data(pinfo->pool, pinfo, ids.proto, kVerdictKey, GUINT_TO_POINTER(1));
+  return it;
+}
 
 int dissect_roce(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, void*) {
   StoredAnalysis& a = session();
@@ -68,10 +76,12 @@ int dissect_roce(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, void*) {
     }
   }
   if (!v && !pause && !dcbx && !icmp) return 0;  // not ours, or the engine was reset since the first pass
-  if (v) render(tvb, pinfo, tree, *v, a);
-  else if (pause) render_pause(tvb, pinfo, tree, *pause, a);
-  else if (dcbx) render_dcbx(tvb, pinfo, tree, *dcbx, a);
-  else render_icmp(tvb, pinfo, tree, *icmp, a);
+  proto_tree* t = v       ? render(tvb, pinfo, tree, *v, a)
+                  : pause ? render_pause(tvb, pinfo, tree, *pause, a)
+                  : dcbx  ? render_dcbx(tvb, pinfo, tree, *dcbx, a)
+                          : render_icmp(tvb, pinfo, tree, *icmp, a);
+  if (p_get_proto_data(pinfo->pool, pinfo, ids.proto, kVerdictKey))
+    proto_item_set_generated(proto_tree_add_item(t, ids.analysis_flags, tvb, 0, 0, ENC_NA));
 
   // The tap runs after this frame's dissection: the record lives in the
   // packet pool; the verdicts themselves stay put (the engine keeps them in deques).

@@ -27,6 +27,10 @@ void register_fields() {
                      "One RC connection (both directions), like tcp.stream", HFILL}},
       {&ids.point, {"Capture point", "roce.point", FT_UINT32, BASE_DEC, nullptr, 0,
                     "Capture point id: the pcapng interface", HFILL}},
+      {&ids.analysis_flags, {"RoCE analysis flags", "roce.analysis.flags", FT_NONE, BASE_NONE, nullptr, 0,
+                             "This frame has a RoCE verdict: any roce.* problem or sequence field (like "
+                             "tcp.analysis.flags)",
+                             HFILL}},
       {&ids.role, {"Role", "roce.role", FT_STRING, BASE_NONE, nullptr, 0,
                    "request, response or cnp", HFILL}},
       {&ids.seq, {"Sequence", "roce.seq", FT_STRING, BASE_NONE, nullptr, 0,

@@ -26,6 +26,7 @@ constexpr int group(checks::Group g) {
     case checks::Group::checksum: return PI_CHECKSUM;
     case checks::Group::malformed: return PI_MALFORMED;
     case checks::Group::response_code: return PI_RESPONSE_CODE;
+    case checks::Group::assumption: return PI_ASSUMPTION;
   }
   return PI_PROTOCOL;
 }
@@ -69,7 +70,7 @@ void register_check_fields() {
     for (size_t i = 0; i < checks::expert_count(c); ++i) {
       const checks::Expert& e = c.experts[i];
       expert_ids[r][i] = EI_INIT;
-      ei.push_back({&expert_ids[r][i], {e.name.data(), group(e.group), severity(e.level), e.summary.data(), EXPFILL}});
+      ei.push_back({&expert_ids[r][i], {e.name.data(), group(e.group), severity(checks::expert_level(c)), e.summary.data(), EXPFILL}});
     }
   }
   proto_register_field_array(ids.proto, hf.data(), static_cast<int>(hf.size()));

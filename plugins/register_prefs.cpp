@@ -26,6 +26,8 @@ struct Stored {
   guint number = 0;
   const char* text = nullptr;
   ws::pref_bool flag = FALSE;
+  gint choice = 0;                 // an index into `words`
+  std::vector<enum_val_t> words;   // a choice's menu: name and description are the word
 };
 std::deque<Stored> stored;
 
@@ -35,12 +37,14 @@ std::deque<Stored> stored;
 prefs::Settings configured;
 
 // Wireshark reads any text but TRUE as FALSE for a boolean preference
-// (`-o roce.check_icrc:1` would turn the check off, silently). Its parser
-// cannot be told otherwise, so the `-o roce.FLAG:TEXT` arguments of this
-// process (Linux: /proc/self/cmdline) are checked here: a bad one is
-// reported once and the flag keeps its previous setting, as a bad value of
-// any other roce.* preference does.
-std::set<std::string> bad_flags_on_command_line() {
+// (`-o roce.check_icrc:1` would turn the check off, silently), and keeps an
+// enum preference as it was given a word it does not know (a typo would
+// pass unseen). Its parser cannot be told otherwise, so the `-o
+// roce.NAME:TEXT` arguments of this process for flags and choices (Linux:
+// /proc/self/cmdline) are checked here by the engine's own rule: a bad one
+// is reported once and keeps its previous setting, as a bad value of any
+// other roce.* preference does.
+std::set<std::string> bad_on_command_line() {
   std::set<std::string> bad;
   std::ifstream in("/proc/self/cmdline", std::ios::binary);
   std::vector<std::string> args;
@@ -53,7 +57,7 @@ std::set<std::string> bad_flags_on_command_line() {
     const size_t colon = o.find(':');
     if (o.substr(0, 5) != "roce." || colon == std::string_view::npos) continue;
     const prefs::Preference* p = prefs::find(o.substr(5, colon - 5));
-    if (!p || p->type != prefs::Type::flag) continue;
+    if (!p || (p->type != prefs::Type::flag && p->type != prefs::Type::choice)) continue;
     prefs::Settings scratch;
     std::string error;
     if (!prefs::set(scratch, *p, o.substr(colon + 1), error) && bad.insert(p->name).second)
@@ -66,6 +70,7 @@ std::string text_of(const prefs::Preference& p, const Stored& s) {
   switch (p.type) {
     case prefs::Type::number: return std::to_string(s.number);
     case prefs::Type::flag: return prefs::flag_text(s.flag);
+    case prefs::Type::choice: return p.words.at(static_cast<size_t>(s.choice));
     case prefs::Type::text: break;
   }
   return s.text ? s.text : "";
@@ -74,13 +79,13 @@ std::string text_of(const prefs::Preference& p, const Stored& s) {
 }  // namespace
 
 void apply_preferences() {
-  static const std::set<std::string> bad_flags = bad_flags_on_command_line();
+  static const std::set<std::string> bad_args = bad_on_command_line();
   prefs::Settings next = configured;
   size_t i = 0;
   for (const prefs::Preference& p : prefs::all()) {
     std::string error;
     const std::string text = text_of(p, stored[i++]);
-    if (bad_flags.contains(p.name)) continue;
+    if (bad_args.contains(p.name)) continue;
     if (!prefs::set(next, p, text, error)) report_failure("RoCE preference error: %s", error.c_str());
   }
   configured = std::move(next);
@@ -99,6 +104,14 @@ void register_preferences() {
       case prefs::Type::flag:
         s.flag = p.initial == prefs::flag_text(true);
         prefs_register_bool_preference(m, p.name, p.title, p.description, &s.flag);
+        break;
+      case prefs::Type::choice:
+        for (size_t w = 0; w < p.words.size(); ++w) {
+          s.words.push_back({p.words[w], p.words[w], static_cast<gint>(w)});
+          if (p.initial == p.words[w]) s.choice = static_cast<gint>(w);
+        }
+        s.words.push_back({nullptr, nullptr, 0});
+        prefs_register_enum_preference(m, p.name, p.title, p.description, &s.choice, s.words.data(), FALSE);
         break;
       case prefs::Type::text:
         s.text = p.initial.c_str();

@@ -102,6 +102,7 @@ void add_notes(proto_tree* t, proto_item* root, tvbuff_t* tvb, packet_info* pinf
         case FT_STRING: it = gen(proto_tree_add_string(t, hf, tvb, 0, 0, n.name)); break;
         default: it = gen(proto_tree_add_uint(t, hf, tvb, 0, 0, n.value)); break;
       }
+      verdict(pinfo, it);
     }
     if (n.expert)
       expert_add_info_format(pinfo, it,
@@ -154,7 +155,7 @@ void render_response(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Ver
 
 }  // namespace
 
-void render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Verdict& v, const StoredAnalysis& a) {
+proto_tree* render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Verdict& v, const StoredAnalysis& a) {
   const PacketSummary& p = v.pkt;
   const uint32_t qp = v.flow == kNoId ? 0 : a.flow_key(v.flow).qp;
   if (p.opcode == kOpcodeCnp) {
@@ -178,11 +179,11 @@ void render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Verdict& 
   proto_tree* t = proto_item_add_subtree(ti, ids.ett_roce);
   if (v.truncated) {
     expert_add_info(pinfo, ti, &ids.ei_truncated);
-    return;
+    return t;
   }
   if (v.untracked()) {
     if (v.first_unchecked) expert_add_info(pinfo, ti, &ids.ei_limit[size_t(v.beyond)]);
-    return;
+    return t;
   }
   const std::string& point = a.point_name(v.point);
   if (v.stream != kNoId) gen(proto_tree_add_uint(t, ids.stream, tvb, 0, 0, v.stream));
@@ -203,6 +204,7 @@ void render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Verdict& 
   render_packet_pfc(tvb, pinfo, t, v, a);
   render_packet_qos(tvb, pinfo, t, v, a);
   render_packet_hop(tvb, pinfo, t, v, a);
+  return t;
 }
 
 }  // namespace roceshark::glue

@@ -34,7 +34,7 @@ void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
     gen(proto_tree_add_int(ht, ids.hop_ttl_delta, tvb, 0, 0, h->ttl_delta));
     if (h->ce_set) add_flag(ht, tvb, ids.hop_ce_set);
     for (const hop::HopNote& n : hop::hop_notes(*h, v, prev, point)) {
-      proto_item* it = add_flag(ht, tvb, check_field(n.kind));
+      proto_item* it = verdict(pinfo, add_flag(ht, tvb, check_field(n.kind)));
       if (n.expert) expert_add_info_format(pinfo, it, check_expert(n.kind), "%s", n.text.c_str());
     }
     if (h->negative_first)
@@ -44,20 +44,20 @@ void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
   for (const hop::Skew& s : session_events().skews_at(v.frame)) {
     const auto e = a.hops().clocks().estimate(s.a, s.b);  // so far: final on later passes
     if (!e) continue;
-    expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kClockSkew)), check_expert(kClockSkew), "%s",
+    expert_add_info_format(pinfo, verdict(pinfo, add_flag(t, tvb, check_field(kClockSkew))), check_expert(kClockSkew), "%s",
                            hop::skew_text(*e, a.point_name(e->a), a.point_name(e->b)).c_str());
   }
   if (v.merged_points)
-    expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kMergedPoints)), check_expert(kMergedPoints), "%s",
+    expert_add_info_format(pinfo, verdict(pinfo, add_flag(t, tvb, check_field(kMergedPoints))), check_expert(kMergedPoints), "%s",
                            hop::merged_points_text(point, a.flow_key(v.flow).qp, v.pkt.ttl).c_str());
   // Known once the match window has passed: on later passes (GUI, -2).
   if (const hop::HopKey* lost = session_events().lost_after(v.frame)) {
-    expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kHopLoss)), check_expert(kHopLoss), "%s",
+    expert_add_info_format(pinfo, verdict(pinfo, add_flag(t, tvb, check_field(kHopLoss))), check_expert(kHopLoss), "%s",
                            hop::lost_after_text(point).c_str());
     // Longer than anything that crossed the hop: the size is the likely cause.
     const uint16_t passed = a.hops().largest_passed(lost->from, lost->to);
     if (passed && hop::capped_len(pinfo->fd->pkt_len) > passed)
-      expert_add_info_format(pinfo, add_flag(t, tvb, check_field(kMtu)), check_expert(kMtu), "%s",
+      expert_add_info_format(pinfo, verdict(pinfo, add_flag(t, tvb, check_field(kMtu))), check_expert(kMtu), "%s",
                              hop::lost_too_big_text(point, a.point_name(lost->to), pinfo->fd->pkt_len, passed).c_str());
   }
 }

@@ -11,17 +11,18 @@
 
 namespace roceshark::glue {
 
-void render_icmp(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const icmp::Verdict& v, const Analyzer& a) {
+proto_tree* render_icmp(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const icmp::Verdict& v, const Analyzer& a) {
   constexpr checks::Kind kMtu = checks::kind("mtu_mismatch");
   proto_item* ti = proto_tree_add_item(wanted_tree(tree, ids.proto), ids.proto, tvb, 0, 0, ENC_NA);
   proto_tree* t = proto_item_add_subtree(ti, ids.ett_roce);
   const std::string& point = a.point_name(v.point);
   proto_item_append_text(gen(proto_tree_add_uint(t, ids.point, tvb, 0, 0, v.point)), " (%s)", point.c_str());
   if (v.stream != kNoId) gen(proto_tree_add_uint(t, ids.stream, tvb, 0, 0, v.stream));
-  if (!v.below || v.report == kNoId) return;
+  if (!v.below || v.report == kNoId) return t;
   const icmp::Report& r = a.icmp_report(v.report);
-  proto_item* it = gen(proto_tree_add_uint(t, check_field(kMtu, 1), tvb, 0, 0, v.mtu));
+  proto_item* it = verdict(pinfo, gen(proto_tree_add_uint(t, check_field(kMtu, 1), tvb, 0, 0, v.mtu)));
   expert_add_info_format(pinfo, it, check_expert(kMtu, 1), "%s", icmp::below_text(r, v, point).c_str());
+  return t;
 }
 
 }  // namespace roceshark::glue

@@ -30,7 +30,7 @@ void render_packet_qos(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
   for (size_t c = 0; c < qos::kChecks; ++c) {
     const auto check = static_cast<qos::Check>(c);
     if (!(q.failed & qos::bit(check))) continue;
-    proto_item* it = add_flag(qt, tvb, check_field(qos::kCheckKinds[c]));
+    proto_item* it = verdict(pinfo, add_flag(qt, tvb, check_field(qos::kCheckKinds[c])));
     // Once per (QP, check, point): later packets carry the field only.
     if (!(q.first & qos::bit(check))) continue;
     const std::string why = qos::explain(check, m, a.qos().policy(), a.qos().first_marking(v.flow, v.point));
@@ -39,7 +39,7 @@ void render_packet_qos(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
   }
 }
 
-void render_dcbx(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const qos::DcbxVerdict& v, const Analyzer& a) {
+proto_tree* render_dcbx(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const qos::DcbxVerdict& v, const Analyzer& a) {
   const qos::DcbxAnnouncement& d = v.announcement;
   proto_item* ti = proto_tree_add_item(wanted_tree(tree, ids.proto), ids.proto, tvb, 0, 0, ENC_NA);
   proto_tree* t = proto_item_add_subtree(ti, ids.ett_dcbx);
@@ -51,10 +51,11 @@ void render_dcbx(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const qos:
   const std::string mac = mac_to_string(d.mac);
   for (const qos::DcbxFinding& f : v.findings) {
     const qos::CheckOf c = qos::check_of(f.kind);
-    proto_item* it = gen(proto_tree_add_string(t, check_field(c.row), tvb, 0, 0, f.text.c_str()));
+    proto_item* it = verdict(pinfo, gen(proto_tree_add_string(t, check_field(c.row), tvb, 0, 0, f.text.c_str())));
     expert_add_info_format(pinfo, it, check_expert(c.row, c.expert), "%s",
                            qos::expert_text(f, mac, point).c_str());
   }
+  return t;
 }
 
 }  // namespace roceshark::glue

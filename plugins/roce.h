@@ -22,7 +22,7 @@ struct Ids {
   int proto = -1;
   int tap = -1;
 
-  int stream = -1, point = -1, role = -1;
+  int stream = -1, point = -1, role = -1, analysis_flags = -1;
   int seq = -1, expected_psn = -1, gap = -1, gbn_resend = -1, rnr_retry = -1, original_frame = -1, nak_frame = -1,
       quiet_ns = -1, qp_reuse = -1, reorder_depth = -1, selective_resend = -1, read_retry = -1,
       ambiguous = -1;
@@ -55,6 +55,12 @@ extern Ids ids;
 // The i-th field and expert info of a catalogue row (register_checks.cpp).
 int check_field(checks::Kind k, size_t i = 0);
 expert_field* check_expert(checks::Kind k, size_t i = 0);
+
+// roce.analysis.flags, like tcp.analysis.flags: every item of a verdict
+// field (a catalogue row's, a fact's) is added through verdict(), which
+// marks the frame; the postdissector then adds the flag to a marked frame,
+// so the flag follows the tree and no second rule decides it (dissect.cpp).
+proto_item* verdict(packet_info* pinfo, proto_item* it);
 
 // The engine for the open capture file: made by the init routine, dropped
 // by the cleanup routine.

@@ -76,7 +76,7 @@ std::string with_table(std::string doc) {
 namespace {
 
 constexpr std::string_view kFieldTypes[] = {"flag", "text", "number"};
-constexpr std::string_view kGroups[] = {"sequence", "protocol", "checksum", "malformed", "response_code"};
+constexpr std::string_view kGroups[] = {"sequence", "protocol", "checksum", "malformed", "response_code", "assumption"};
 constexpr std::string_view kLevels[] = {"chat", "note", "warn", "error"};
 
 // A field as the row that declares it has it (a later row may name it only).
@@ -114,7 +114,7 @@ std::string catalogue_json() {
     for (size_t e = 0; e < expert_count(c); ++e) {
       const Expert& x = c.experts[e];
       w.begin_object().field("name", x.name).field("group", kGroups[static_cast<size_t>(x.group)]);
-      w.field("severity", kLevels[static_cast<size_t>(x.level)]).field("summary", x.summary).end_object();
+      w.field("severity", kLevels[static_cast<size_t>(expert_level(c))]).field("summary", x.summary).end_object();
     }
     w.end_array().end_object();
   }

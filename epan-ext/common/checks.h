@@ -29,17 +29,22 @@ struct Field {
   FieldType type = FieldType::flag;
 };
 
-// Wireshark's expert groups and severities, by their PI_ names.
-enum class Group : uint8_t { sequence, protocol, checksum, malformed, response_code };
+// Wireshark's expert groups and severities, by their PI_ names. The group
+// says what kind of problem (docs/triage.md "Expert infos"): sequence for
+// what the packet sequence shows (PSN loss, resends, reordering, and PFC
+// flow control, as Wireshark files TCP's zero window), protocol for marking
+// and configuration that contradict the policy or the standard, assumption
+// for what the capture itself puts in doubt (clocks, merged points).
+enum class Group : uint8_t { sequence, protocol, checksum, malformed, response_code, assumption };
 enum class Level : uint8_t { chat, note, warn, error };
 struct Expert {
   std::string_view name;  // "roce.pfc.storm.expert": users' filters name it too
   Group group = Group::sequence;
-  Level level = Level::warn;
   std::string_view summary;
 };
 
-// What docs/triage.md's table says about a kind.
+// What docs/triage.md's table says about a kind. `severity` starts with
+// the worst the triage gives it: "error", "warning" or "note".
 struct Doc {
   std::string_view severity, from, where, impact;
 };
@@ -62,6 +67,14 @@ struct Check {
   std::string_view fix;
 };
 
+// A row's expert infos take the worst severity the triage gives its kind
+// (the first word of doc.severity): the Expert Information dialog and
+// -z expert rank as the triage does, from the one place that says it.
+constexpr Level expert_level(const Check& c) {
+  return c.doc.severity.starts_with("error") ? Level::error : c.doc.severity.starts_with("warning") ? Level::warn
+                                                                                                 : Level::note;
+}
+
 // A request or response that shows a loss; kept out of a row so two rows
 // can use it.
 inline constexpr std::string_view kLossSigns =
@@ -82,7 +95,7 @@ using enum Level;
 inline constexpr Check kCatalogue[] = {
     {"pfc_storm",
      {{{"roce.pfc.storm", "Storm", "This frame belongs to a PFC storm (roce.storm_ms, roce.storm_share_pct)"}}},
-     {{{"roce.pfc.storm.expert", sequence, warn, "PFC storm"}}},
+     {{{"roce.pfc.storm.expert", sequence, "PFC storm"}}},
      "{field} && roce.point == {point} && eth.src == {mac} && roce.pfc.priority == {priority}",
      "triage.md#kinds",
      {"error", "pause episodes of `roce.storm_ms` or more, paused `roce.storm_share_pct` of them or more",
@@ -94,7 +107,7 @@ inline constexpr Check kCatalogue[] = {
      "fabric."},
     {"pfc_propagation",
      {{{"roce.pfc.propagation", "Pause propagation", "This pause follows a storm at another capture point"}}},
-     {{{"roce.pfc.propagation.expert", sequence, warn, "Pause propagation"}}},
+     {{{"roce.pfc.propagation.expert", sequence, "Pause propagation"}}},
      "{field} && roce.point == {point} && eth.src == {mac} && roce.pfc.priority == {priority}",
      "triage.md#kinds",
      {"error", "pauses following a storm at another point", "storm point -> pause point, MAC, priority",
@@ -105,7 +118,7 @@ inline constexpr Check kCatalogue[] = {
     {"vlan_changed",
      {{{"roce.hop.vlan_changed", "VLAN changed",
         "The VLAN tag was stripped, added or given another VLAN id since the previous point"}}},
-     {{{"roce.hop.vlan_changed.expert", protocol, warn, "VLAN tag changed between points"}}},
+     {{{"roce.hop.vlan_changed.expert", protocol, "VLAN tag changed between points"}}},
      "{field} && roce.point == {point} && roce.hop.prev_point == {prev_point}",
      "triage.md#kinds",
      {"error when the priority falls into a lossy class, else warning",
@@ -117,7 +130,7 @@ inline constexpr Check kCatalogue[] = {
     // finding ids are compared across captures (roce-compare), so the name stays.
     {"dscp_remarked",
      {{{"roce.hop.remarked", "Remarked", "DSCP or PCP differs from the previous point"}}},
-     {{{"roce.hop.remarked.expert", protocol, warn, "Remarked between points"}}},
+     {{{"roce.hop.remarked.expert", protocol, "Remarked between points"}}},
      "{field} && roce.point == {point} && roce.hop.prev_point == {prev_point}",
      "triage.md#kinds",
      {"error into a lossy class, else warning", "`roce.hop.remarked`: DSCP or PCP rewritten", "hop",
@@ -128,7 +141,7 @@ inline constexpr Check kCatalogue[] = {
     {"ecn_bleached",
      {{{"roce.hop.ecn_bleached", "ECN bleached",
         "ECN-capable (or CE) at the previous point, Not-ECT (or no longer CE) here: a device in between cleared ECN"}}},
-     {{{"roce.hop.ecn_bleached.expert", protocol, warn, "ECN cleared between points"}}},
+     {{{"roce.hop.ecn_bleached.expert", protocol, "ECN cleared between points"}}},
      "{field} && roce.point == {point} && roce.hop.prev_point == {prev_point}",
      "triage.md#decisions",
      {"warning", "`roce.hop.ecn_bleached`: ECN-CE or ECT cleared", "hop", "pause stall"},
@@ -143,8 +156,8 @@ inline constexpr Check kCatalogue[] = {
         "The MTU a router reports in this ICMP fragmentation-needed / packet-too-big message about RoCE, below the "
         "RoCE packets of the flow it quotes",
         number}}},
-     {{{"roce.hop.too_big.expert", protocol, warn, "Lost between points: larger than the hop passes (MTU)"},
-       {"roce.mtu.icmp.expert", protocol, warn, "ICMP: a router reports an MTU below the RoCE packets"}}},
+     {{{"roce.hop.too_big.expert", protocol, "Lost between points: larger than the hop passes (MTU)"},
+       {"roce.mtu.icmp.expert", protocol, "ICMP: a router reports an MTU below the RoCE packets"}}},
      "({fields}) && roce.point {points} && {place}",
      "triage.md#mtu",
      {"error",
@@ -158,7 +171,7 @@ inline constexpr Check kCatalogue[] = {
     {"lldp_max_frame",
      {{{"roce.lldp.max_frame_exceeded", "Below the RoCE frames",
         "The LLDP maximum frame size is below the longest RoCE frame seen on this link", text}}},
-     {{{"roce.lldp.max_frame.expert", protocol, warn, "LLDP: maximum frame size below the RoCE frames here"}}},
+     {{{"roce.lldp.max_frame.expert", protocol, "LLDP: maximum frame size below the RoCE frames here"}}},
      "{field} && eth.src == {mac}",
      "triage.md#mtu",
      {"warning", "LLDP maximum frame size (802.3 TLV) against the longest RoCE frame seen at the point",
@@ -169,7 +182,7 @@ inline constexpr Check kCatalogue[] = {
     {"hop_loss",
      {{{"roce.hop.lost_after", "Lost after this point",
         "Never seen at the next point within roce.match_window_us (known on later passes)"}}},
-     {{{"roce.hop.lost_after.expert", sequence, warn, "Lost between points"}}},
+     {{{"roce.hop.lost_after.expert", sequence, "Lost between points"}}},
      "{field} && roce.point == {point}",
      "triage.md#kinds",
      {"error", "losses between points (the engine)", "hop", "recovery"},
@@ -178,7 +191,7 @@ inline constexpr Check kCatalogue[] = {
      "mean a bad link or optic."},
     {"icrc_bad",
      {{{"roce.icrc_bad", "ICRC bad", "The invariant CRC does not match: corrupted on a link"}}},
-     {{{"roce.icrc_bad.expert", checksum, error, "Bad ICRC"}}},
+     {{{"roce.icrc_bad.expert", checksum, "Bad ICRC"}}},
      "{field} && roce.point == {point}",
      "analysis.md#icrc",
      {"error", "bad ICRCs", "point", "recovery"},
@@ -187,7 +200,7 @@ inline constexpr Check kCatalogue[] = {
      "header fields breaks the ICRC too."},
     {"lossy_queue",
      {{{"roce.pfc.lossy_queue", "Lossy queue", "RoCE loss on a priority no PFC frame was seen for"}}},
-     {{{"roce.pfc.lossy_queue.expert", protocol, warn, "RoCE in a lossy queue"}}},
+     {{{"roce.pfc.lossy_queue.expert", protocol, "RoCE lost on a priority no PFC frame pauses"}}},
      "roce.point {points} && roce.priority == {priority} && ({loss_signs})",
      "triage.md#decisions",
      {"error",
@@ -198,7 +211,7 @@ inline constexpr Check kCatalogue[] = {
      "priority that has PFC; check whether a firmware upgrade or reboot reset the switch QoS maps."},
     {"dscp_not_lossless",
      {{{"roce.qos.dscp_not_lossless", "DSCP not lossless", "RoCE whose priority under the trust mode is not lossless"}}},
-     {{{"roce.qos.dscp_not_lossless.expert", protocol, warn, "RoCE in a lossy class"}}},
+     {{{"roce.qos.dscp_not_lossless.expert", protocol, "RoCE marked into a priority the policy does not make lossless"}}},
      "{field} && roce.point {points}",
      "triage.md#kinds",
      {"error", "QoS check", "points, DSCP, priority", "recovery"},
@@ -208,7 +221,7 @@ inline constexpr Check kCatalogue[] = {
      "(dscp_remarked, vlan_changed) instead."},
     {"pcp_mismatch",
      {{{"roce.qos.pcp_mismatch", "PCP mismatch", "Tagged RoCE whose PCP disagrees with the priority its DSCP maps to"}}},
-     {{{"roce.qos.pcp_mismatch.expert", protocol, warn, "PCP and DSCP disagree"}}},
+     {{{"roce.qos.pcp_mismatch.expert", protocol, "PCP and DSCP disagree"}}},
      "{field} && roce.point {points}",
      "triage.md#kinds",
      {"warning", "QoS check", "points", "recovery"},
@@ -217,7 +230,7 @@ inline constexpr Check kCatalogue[] = {
      "fix that rewrite instead."},
     {"inconsistent_marking",
      {{{"roce.qos.inconsistent_marking", "Inconsistent marking", "A QP seen with more than one DSCP, PCP or VLAN id at this point"}}},
-     {{{"roce.qos.inconsistent_marking.expert", protocol, warn, "Inconsistent marking"}}},
+     {{{"roce.qos.inconsistent_marking.expert", protocol, "Inconsistent marking"}}},
      "{field} && roce.point {points}",
      "triage.md#kinds",
      {"warning", "QoS check", "points", "recovery"},
@@ -228,7 +241,7 @@ inline constexpr Check kCatalogue[] = {
     {"pfc_wrong_class",
      {{{"roce.pfc.wrong_class", "PFC on the wrong class",
         "PFC on a priority with no RoCE while RoCE runs on a priority without PFC"}}},
-     {{{"roce.pfc.wrong_class.expert", protocol, warn, "PFC on the wrong class"}}},
+     {{{"roce.pfc.wrong_class.expert", protocol, "PFC on the wrong class"}}},
      "{field} && roce.point == {point} && eth.src == {mac} && roce.pfc.priority == {priority}",
      "triage.md#kinds",
      {"warning", "PFC on a class without RoCE while RoCE's has none", "point, MAC, priority", "-"},
@@ -239,7 +252,7 @@ inline constexpr Check kCatalogue[] = {
      {{{"roce.hop.ecn_unmarked", "Unmarked beyond another hop's ECN onset",
         "ECN-capable, queued on this hop beyond another hop's marking onset of the same priority plus "
         "roce.ecn_onset_tolerance_us, and not marked: this hop's ECN threshold is higher"}}},
-     {{{"roce.hop.ecn_unmarked.expert", protocol, warn, "ECN marking threshold differs between hops"}}},
+     {{{"roce.hop.ecn_unmarked.expert", protocol, "ECN marking threshold differs between hops"}}},
      "{field} && roce.point == {point} && roce.hop.prev_point == {prev_point} && roce.priority == {priority}",
      "multipoint.md#ecn-marking-thresholds",
      {"warning",
@@ -253,7 +266,7 @@ inline constexpr Check kCatalogue[] = {
      {{{"roce.hop.cnp_queued", "CNP queued like data",
         "A CNP that waited on this hop at least half as long as the RoCE data that queued 10 us or more there just "
         "before it: CNPs share the data's queue instead of a strict-priority class of their own"}}},
-     {{{"roce.hop.cnp_queued.expert", protocol, warn, "CNP queued behind RoCE data between points"}}},
+     {{{"roce.hop.cnp_queued.expert", protocol, "CNP queued behind RoCE data between points"}}},
      "{field} && roce.point == {point} && roce.hop.prev_point == {prev_point}",
      "multipoint.md#cnps-queued-like-data",
      {"warning",
@@ -266,7 +279,7 @@ inline constexpr Check kCatalogue[] = {
      {{{"roce.hop.be_starved", "Waited while best-effort took the port",
         "RoCE that queued on this hop while best-effort traffic took more than roce.besteffort_share_pct of the "
         "bytes leaving it, with the link full and best-effort barely queued: the port serves best-effort first"}}},
-     {{{"roce.hop.be_starved.expert", protocol, warn, "RoCE starved behind best-effort traffic between points"}}},
+     {{{"roce.hop.be_starved.expert", protocol, "RoCE starved behind best-effort traffic between points"}}},
      "{field} && roce.point == {point} && roce.hop.prev_point == {prev_point}",
      "multipoint.md#roce-starved-by-best-effort",
      {"warning",
@@ -279,7 +292,7 @@ inline constexpr Check kCatalogue[] = {
     {"pfc_chatter",
      {{{"roce.pfc.chatter", "Pause chatter",
         "Pauses on and off for roce.storm_ms, the class paused less than roce.storm_share_pct of it"}}},
-     {{{"roce.pfc.chatter.expert", sequence, warn, "PFC pause chatter"}}},
+     {{{"roce.pfc.chatter.expert", sequence, "PFC pause chatter"}}},
      "{field} && roce.point == {point} && eth.src == {mac} && roce.pfc.priority == {priority}",
      "pfc.md#storms-and-chatter",
      {"warning", "pause episodes of `roce.storm_ms` or more, paused less than `roce.storm_share_pct` of them",
@@ -291,7 +304,7 @@ inline constexpr Check kCatalogue[] = {
     {"ecn_above_xoff",
      {{{"roce.pfc.no_ecn", "No ECN before pause",
         "The pause started with no ECN-CE mark or CNP on this link before it (roce.ecn_window_us)"}}},
-     {{{"roce.pfc.no_ecn.expert", sequence, warn, "Pause with no ECN marking before it"}}},
+     {{{"roce.pfc.no_ecn.expert", sequence, "Pause with no ECN marking before it"}}},
      "{field} && roce.point == {point} && eth.src == {mac} && roce.pfc.priority == {priority}",
      "triage.md#kinds",
      {"warning", "pauses with no ECN-CE or CNP before them (`roce.pfc.no_ecn`)", "point, MAC, priority",
@@ -304,7 +317,7 @@ inline constexpr Check kCatalogue[] = {
      {{{"roce.cnp.missing", "CNP missing",
         "The receiver acknowledges this QP's first ECN-CE marked request (5 us or more before) and has sent no CNP "
         "for it: its DCQCN notification point is off"}}},
-     {{{"roce.cnp.missing.expert", protocol, warn, "No CNP for ECN-CE marks: notification point off"}}},
+     {{{"roce.cnp.missing.expert", protocol, "No CNP for ECN-CE marks: notification point off"}}},
      "roce.qp.stream {streams} && roce.point {points} && ({field} || (roce.role == \"request\" && "
      "(ip.dsfield.ecn == 3 || ipv6.tclass.ecn == 3)))",
      "triage.md#decisions",
@@ -316,7 +329,7 @@ inline constexpr Check kCatalogue[] = {
      "before the capture point."},
     {"ecn_not_capable",
      {{{"roce.qos.ecn_not_capable", "ECN not capable", "RoCE data that is not ECN-capable while the policy expects ECN"}}},
-     {{{"roce.qos.ecn_not_capable.expert", protocol, warn, "RoCE data not ECN-capable"}}},
+     {{{"roce.qos.ecn_not_capable.expert", protocol, "RoCE data not ECN-capable"}}},
      "{field} && roce.point {points}",
      "triage.md#kinds",
      {"warning", "QoS check", "points", "pause stall"},
@@ -325,7 +338,7 @@ inline constexpr Check kCatalogue[] = {
      "bits."},
     {"cnp_class",
      {{{"roce.qos.cnp_class", "CNP class", "CNP not in the CNP class (roce.cnp_dscp, roce.cnp_priority)"}}},
-     {{{"roce.qos.cnp_class.expert", protocol, warn, "CNP in the wrong class"}}},
+     {{{"roce.qos.cnp_class.expert", protocol, "CNP in the wrong class"}}},
      "{field} && roce.point {points}",
      "triage.md#kinds",
      {"warning", "QoS check", "points", "-"},
@@ -335,7 +348,7 @@ inline constexpr Check kCatalogue[] = {
     {"timeout_retransmission",
      {{{"roce.seq.timeout_retransmission", "Timeout retransmission",
         "Resent with no NAK before it, after a quiet period (roce.timeout_us)"}}},
-     {{{"roce.seq.timeout_retransmission.expert", sequence, warn, "Timeout retransmission"}}},
+     {{{"roce.seq.timeout_retransmission.expert", sequence, "Timeout retransmission"}}},
      "{field} && roce.qp.stream {streams}",
      "analysis.md#request-verdicts-roceseq",
      {"error", "`roce.seq.timeout_retransmission`", "connections", "recovery of the timer runs on streams no other finding explains"},
@@ -345,7 +358,7 @@ inline constexpr Check kCatalogue[] = {
     {"reorder_nak",
      {{{"roce.seq.reorder_nak", "Caused by reordering",
         "A sequence NAK for a PSN that reached this point out of order, or a resend it forced"}}},
-     {{{"roce.seq.reorder_nak.expert", sequence, warn,
+     {{{"roce.seq.reorder_nak.expert", sequence,
         "NAK caused by reordering: the receiver does not accept out-of-order packets"}}},
      "{field} && roce.qp.stream {streams}",
      "analysis.md#reordering-resends-and-mirror-copies",
@@ -360,8 +373,8 @@ inline constexpr Check kCatalogue[] = {
      {{{"roce.seq.retransmission", "Retransmission",
         "PSN already seen, or behind the highest PSN seen, at this point"},
        {"roce.ack.nak", "NAK", "NAK code", text}}},
-     {{{"roce.seq.retransmission.expert", sequence, note, "Retransmission"},
-       {"roce.ack.nak.expert", sequence, warn, "NAK: PSN sequence error"}}},
+     {{{"roce.seq.retransmission.expert", sequence, "Retransmission"},
+       {"roce.ack.nak.expert", sequence, "NAK: PSN sequence error"}}},
      "roce.qp.stream {streams} && ({loss_signs})",
      "analysis.md#request-verdicts-roceseq",
      {"error",
@@ -372,7 +385,7 @@ inline constexpr Check kCatalogue[] = {
      "path for the RoCE queue, or capture at more points (the triage then names the hop that loses them)."},
     {"nak_error",
      {{{"roce.ack.nak", {}, {}, text}}},
-     {{{"roce.ack.nak_error.expert", response_code, error, "NAK error"}}},
+     {{{"roce.ack.nak_error.expert", response_code, "NAK error"}}},
      "{field} == \"{nak}\"",
      "analysis.md#responses-roceack",
      {"warning", "remote access, invalid request, remote operational error NAKs", "points, connections", "-"},
@@ -382,7 +395,7 @@ inline constexpr Check kCatalogue[] = {
      "counters."},
     {"microburst",
      {{{"roce.hop.microburst", "Microburst", "Queueing above roce.microburst_us on this hop"}}},
-     {{{"roce.hop.microburst.expert", sequence, note, "Microburst"}}},
+     {{{"roce.hop.microburst.expert", sequence, "Microburst"}}},
      "{field} && roce.point == {point} && roce.hop.prev_point == {prev_point}",
      "triage.md#kinds",
      {"warning", "`roce.hop.microburst`", "hop", "-"},
@@ -391,9 +404,9 @@ inline constexpr Check kCatalogue[] = {
     {"dcbx_mismatch",
      {{{"roce.dcbx.finding", "DCBX finding", "Where the announcement contradicts the policy or the traffic", text}}},
      // By qos::DcbxFinding::Kind (qos::check_of).
-     {{{"roce.dcbx.pfc_off.expert", protocol, warn, "DCBX: PFC off on the RoCE priority"},
-       {"roce.dcbx.app_policy.expert", protocol, warn, "DCBX: APP table disagrees with the policy"},
-       {"roce.dcbx.app_traffic.expert", protocol, warn, "DCBX: APP table disagrees with the marking seen"}}},
+     {{{"roce.dcbx.pfc_off.expert", protocol, "DCBX: PFC off on the RoCE priority"},
+       {"roce.dcbx.app_policy.expert", protocol, "DCBX: APP table disagrees with the policy"},
+       {"roce.dcbx.app_traffic.expert", protocol, "DCBX: APP table disagrees with the marking seen"}}},
      "{field} && eth.src == {mac}",
      "triage.md#kinds",
      {"warning", "DCBX announcements against the policy or the traffic", "point, MAC", "-"},
@@ -404,9 +417,9 @@ inline constexpr Check kCatalogue[] = {
      {{{"roce.ets.finding", "ETS finding", "Where the ETS table starves RoCE or CNPs, or differs from another port's",
         text}}},
      // By qos::DcbxFinding::Kind (qos::check_of).
-     {{{"roce.ets.no_bandwidth.expert", protocol, warn, "ETS: no bandwidth for the RoCE priority's class"},
-       {"roce.ets.cnp_shared.expert", protocol, warn, "ETS: CNPs share a non-strict class"},
-       {"roce.ets.ports_differ.expert", protocol, warn, "ETS: the RoCE priority's class differs between ports"}}},
+     {{{"roce.ets.no_bandwidth.expert", protocol, "ETS: no bandwidth for the RoCE priority's class"},
+       {"roce.ets.cnp_shared.expert", protocol, "ETS: CNPs share a non-strict class"},
+       {"roce.ets.ports_differ.expert", protocol, "ETS: the RoCE priority's class differs between ports"}}},
      "{field} && eth.src == {mac}",
      "qos.md#ets",
      {"warning", "DCBX ETS tables against the policy and across ports", "point, MAC", "-"},
@@ -417,9 +430,9 @@ inline constexpr Check kCatalogue[] = {
      {{{"roce.pfc.reserved_bits", "Reserved bits set", "The upper byte of the class-enable vector is not zero"},
        {"roce.pfc.nonstandard_dst", "Non-standard destination", "Not sent to 01:80:c2:00:00:01"},
        {"roce.pfc.truncated", "Truncated", "Some pause times were not captured"}}},
-     {{{"roce.pfc.reserved_bits.expert", protocol, warn, "Reserved bits in the PFC class-enable vector"},
-       {"roce.pfc.nonstandard_dst.expert", protocol, warn, "PFC frame to a non-standard destination"},
-       {"roce.pfc.truncated.expert", malformed, error, "Truncated PFC frame"}}},
+     {{{"roce.pfc.reserved_bits.expert", protocol, "Reserved bits in the PFC class-enable vector"},
+       {"roce.pfc.nonstandard_dst.expert", protocol, "PFC frame to a non-standard destination"},
+       {"roce.pfc.truncated.expert", malformed, "Truncated PFC frame"}}},
      "({fields}) && roce.point == {point}",
      "triage.md#kinds",
      {"warning", "reserved bits, wrong destination, runts", "point", "-"},
@@ -428,8 +441,8 @@ inline constexpr Check kCatalogue[] = {
     {"clock_skew",
      {{{"roce.hop.clock_skew", "Clocks differ",
         "Traffic both ways proves two points' clocks differ (roce.clock:synced)"}}},
-     {{{"roce.hop.clock_skew.expert", sequence, warn, "Capture points' clocks differ"},
-       {"roce.hop.negative.expert", sequence, warn, "Negative hop latency: clocks not synced"}}},
+     {{{"roce.hop.clock_skew.expert", assumption, "Capture points' clocks differ"},
+       {"roce.hop.negative.expert", assumption, "Negative hop latency: clocks not synced"}}},
      "{field} || roce.hop.latency_ns < 0",
      "analysis.md#capture-points",
      {"warning", "proven clock offsets (synced mode) or negative latencies", "pair of points", "-"},
@@ -438,7 +451,7 @@ inline constexpr Check kCatalogue[] = {
     {"merged_points",
      {{{"roce.point.merged", "Two places at one point",
         "The flow's TTL at this point flips back and forth: two taps merged into one interface"}}},
-     {{{"roce.point.merged.expert", protocol, warn, "Two capture points merged into one"}}},
+     {{{"roce.point.merged.expert", assumption, "Two capture points merged into one"}}},
      "{field} && roce.point == {point}",
      "analysis.md#capture-points",
      {"warning", "`roce.point.merged`", "point", "-"},
@@ -447,7 +460,7 @@ inline constexpr Check kCatalogue[] = {
      "records two places by design: mirror one direction, or the port on each side, where you can."},
     {"rnr",
      {{{"roce.ack.nak", {}, {}, text}}},
-     {{{"roce.ack.rnr_nak.expert", sequence, warn, "RNR NAK"}}},
+     {{{"roce.ack.rnr_nak.expert", sequence, "RNR NAK"}}},
      "{field} == \"RNR\" && roce.qp.stream {streams}",
      "analysis.md#responses-roceack",
      {"note", "RNR NAKs", "connections", "RNR waits"},
@@ -457,7 +470,7 @@ inline constexpr Check kCatalogue[] = {
      {{{"roce.seq.out_of_order", "Out of order",
         "A skipped PSN arriving late, first copy at this point, with nothing that could have made the sender "
         "resend it yet: reordering, neither loss nor retransmission"}}},
-     {{{"roce.seq.out_of_order.expert", sequence, note, "Out of order: a late original (reordering), not a loss"}}},
+     {{{"roce.seq.out_of_order.expert", sequence, "Out of order: a late original (reordering), not a loss"}}},
      "{field} && roce.qp.stream {streams}",
      "analysis.md#reordering-resends-and-mirror-copies",
      {"note", "`roce.seq.out_of_order` on connections with no reorder NAK: reordering the receivers placed",
@@ -468,7 +481,7 @@ inline constexpr Check kCatalogue[] = {
     {"mirror_duplicates",
      {{{"roce.seq.duplicate", "Duplicate",
         "The same packet recorded again at this point (mirror artefact), not a retransmission"}}},
-     {{{"roce.seq.duplicate.expert", sequence, note, "Duplicate: same packet recorded twice"}}},
+     {{{"roce.seq.duplicate.expert", sequence, "Duplicate: same packet recorded twice"}}},
      "{field} && roce.point == {point}",
      "analysis.md#reordering-resends-and-mirror-copies",
      {"note", "mirror copies", "point", "-"},

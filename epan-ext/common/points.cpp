@@ -7,13 +7,6 @@
 
 namespace roceshark::points {
 
-std::optional<Key> parse_key(std::string_view text) {
-  if (text == "interface") return Key::interface;
-  if (text == "erspan") return Key::erspan;
-  if (text == "vlan") return Key::vlan;
-  return std::nullopt;
-}
-
 uint32_t frame_point(Key key, uint32_t interface, std::optional<uint16_t> erspan_session,
                      std::optional<uint16_t> outer_vlan) {
   if (key == Key::erspan && erspan_session) return kErspan | *erspan_session;

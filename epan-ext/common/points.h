@@ -13,7 +13,6 @@
 namespace roceshark::points {
 
 enum class Key : uint8_t { interface, erspan, vlan };
-std::optional<Key> parse_key(std::string_view text);  // "interface", "erspan", "vlan"
 
 struct Naming {
   Key key = Key::interface;

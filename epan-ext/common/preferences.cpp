@@ -30,7 +30,8 @@ Preference number(const char* name, const char* title, const char* description, 
             const auto v = options::parse_unsigned(text, lo, hi, why);
             if (v) store(s, *v);
             return v.has_value();
-          }};
+          },
+          {}};
 }
 
 // A window in microseconds, kept in the configuration in nanoseconds.
@@ -45,7 +46,27 @@ Preference limit(const char* name, const char* title, const char* description, u
 }
 
 Preference text(const char* name, const char* title, const char* description, std::string initial, Apply apply) {
-  return {name, title, description, Type::text, std::move(initial), std::move(apply)};
+  return {name, title, description, Type::text, std::move(initial), std::move(apply), {}};
+}
+
+// One word of `words`, any case, spaces around; `store` gets its index.
+Preference choice(const char* name, const char* title, const char* description, std::vector<const char*> words,
+                  size_t initial, std::function<void(Settings&, size_t)> store) {
+  Preference p{name, title, description, Type::choice, words[initial], {}, words};
+  p.apply = [words, store](Settings& s, std::string_view text, std::string& why) {
+    std::string t(options::trim(text));
+    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    for (size_t i = 0; i < words.size(); ++i)
+      if (t == words[i]) {
+        store(s, i);
+        return true;
+      }
+    why = "unknown value '" + std::string(options::trim(text)) + "': use ";
+    for (size_t i = 0; i < words.size(); ++i)
+      why += std::string(i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
+    return false;
+  };
+  return p;
 }
 
 Preference flag(const char* name, const char* title, const char* description, bool initial,
@@ -62,7 +83,8 @@ Preference flag(const char* name, const char* title, const char* description, bo
             }
             store(s, t == "true");
             return true;
-          }};
+          },
+          {}};
 }
 
 // A parser returning optional<T> (qos::parse_*, parse_threshold)
@@ -189,36 +211,26 @@ std::vector<Preference> build() {
                      [](Settings& s, uint64_t v) { s.cfg.policy.cnp_dscp = static_cast<uint8_t>(v); }));
   p.push_back(number("cnp_priority", "CNP priority", "The PCP tagged CNPs must carry (0-7)", policy.cnp_priority, 0, 7,
                      [](Settings& s, uint64_t v) { s.cfg.policy.cnp_priority = static_cast<uint8_t>(v); }));
-  p.push_back(text("trust", "Trust mode", "Which marking the fabric queues by: dscp or pcp", qos::trust_name(policy.trust),
-                   parsed(qos::parse_trust, [](Settings& s, qos::Trust t) { s.cfg.policy.trust = t; })));
+  p.push_back(choice("trust", "Trust mode", "Which marking the fabric queues by: dscp or pcp", {"dscp", "pcp"},
+                     policy.trust == qos::Trust::pcp,
+                     [](Settings& s, size_t i) { s.cfg.policy.trust = i ? qos::Trust::pcp : qos::Trust::dscp; }));
   p.push_back(flag("expect_ecn", "Expect ECN", "RoCE data must be ECN-capable (ECT(0) or ECT(1)): DCQCN on",
                    policy.expect_ecn, [](Settings& s, bool on) { s.cfg.policy.expect_ecn = on; }));
-  p.push_back(text("policy_mode", "Policy mode",
-                   "configured: check against this policy; learned: learn the dominant marking from the capture",
-                   qos::mode_name(policy.mode),
-                   parsed(qos::parse_mode, [](Settings& s, qos::Mode m) { s.cfg.policy.mode = m; })));
+  p.push_back(choice("policy_mode", "Policy mode",
+                     "configured: check against this policy; learned: learn the dominant marking from the capture",
+                     {"configured", "learned"}, policy.mode == qos::Mode::learned,
+                     [](Settings& s, size_t i) { s.cfg.policy.mode = i ? qos::Mode::learned : qos::Mode::configured; }));
   // Capture points and hops (docs/multipoint.md).
-  p.push_back(text("clock", "Clocks",
-                   "synced: trust the timestamps (PTP/hardware taps); estimate: estimate each point's offset from "
-                   "traffic seen both ways",
-                   "synced", [](Settings& s, std::string_view t, std::string& why) {
-                     const std::string clock(options::trim(t));
-                     if (clock != "synced" && clock != "estimate") {
-                       why = "unknown mode '" + clock + "': use synced or estimate";
-                       return false;
-                     }
-                     s.cfg.clock_mode = clock == "estimate" ? ClockMode::estimate : ClockMode::synced;
-                     return true;
-                   }));
-  p.push_back(text("point_key", "Capture point key",
-                   "interface (pcapng interface), erspan (ERSPAN session id) or vlan (outer VLAN id)", "interface",
-                   [](Settings& s, std::string_view t, std::string& why) {
-                     const std::string key(options::trim(t));
-                     const auto k = points::parse_key(key);
-                     if (!k) why = "unknown key '" + key + "': use interface, erspan or vlan";
-                     else s.naming.key = *k;
-                     return k.has_value();
-                   }));
+  p.push_back(choice("clock", "Clocks",
+                     "synced: trust the timestamps (PTP/hardware taps); estimate: estimate each point's offset from "
+                     "traffic seen both ways",
+                     {"synced", "estimate"}, 0,
+                     [](Settings& s, size_t i) { s.cfg.clock_mode = i ? ClockMode::estimate : ClockMode::synced; }));
+  // In points::Key's order.
+  p.push_back(choice("point_key", "Capture point key",
+                     "interface (pcapng interface), erspan (ERSPAN session id) or vlan (outer VLAN id)",
+                     {"interface", "erspan", "vlan"}, 0,
+                     [](Settings& s, size_t i) { s.naming.key = static_cast<points::Key>(i); }));
   p.push_back(text("point_names", "Capture point names",
                    "key=name pairs: interface name or id, ERSPAN session or VLAN id, e.g. 5=leaf-1", "",
                    parsed([](std::string_view t, std::string& why) {

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "epan-ext/common/config.h"
 #include "epan-ext/common/points.h"
@@ -22,8 +23,9 @@ struct Settings {
   bool check_icrc = true;
 };
 
-// How Wireshark stores the value: a number, a text or a flag.
-enum class Type : uint8_t { number, text, flag };
+// How Wireshark stores the value: a number, a text, a flag, or one word of
+// a fixed set (an enum preference: a menu in the dialog).
+enum class Type : uint8_t { number, text, flag, choice };
 
 struct Preference {
   const char* name;  // after "roce."
@@ -34,6 +36,9 @@ struct Preference {
   // Sets `s` from `text`, all or nothing: false with one sentence in `why`
   // (the value and what is accepted), leaving `s` as it was.
   std::function<bool(Settings& s, std::string_view text, std::string& why)> apply;
+  // A choice's words, in the dialog's order: `apply` accepts exactly these
+  // (any case, spaces around), the command and the plugin alike.
+  std::vector<const char*> words;
 };
 
 // In the order the preference dialog shows them.

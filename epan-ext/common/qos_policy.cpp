@@ -83,34 +83,6 @@ std::optional<uint8_t> parse_priorities(std::string_view text, std::string& erro
   return mask;
 }
 
-namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-}  // namespace
-
-// Words, not enums: Wireshark silently keeps the old value of an enum
-// preference given an unknown word, which would hide a typo.
-std::optional<Trust> parse_trust(std::string_view text, std::string& error) {
-  const std::string w = lower(trim(text));
-  if (w == "dscp") return Trust::dscp;
-  if (w == "pcp") return Trust::pcp;
-  error = "unknown trust mode " + quoted(trim(text)) + ": use \"dscp\" or \"pcp\"";
-  return std::nullopt;
-}
-
-std::optional<Mode> parse_mode(std::string_view text, std::string& error) {
-  const std::string w = lower(trim(text));
-  if (w == "configured") return Mode::configured;
-  if (w == "learned") return Mode::learned;
-  error = "unknown QoS mode " + quoted(trim(text)) + ": use \"configured\" or \"learned\"";
-  return std::nullopt;
-}
-
 std::string format_dscp_map(const std::array<uint8_t, 64>& map) {
   const auto base = default_dscp_map();
   std::string out;

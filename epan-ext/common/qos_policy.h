@@ -55,8 +55,6 @@ struct Policy {
 std::optional<std::array<uint8_t, 64>> parse_dscp_map(std::string_view text, std::string& error);
 // "3" or "0,3" -> bitmask; each 0..7, at least one, none twice.
 std::optional<uint8_t> parse_priorities(std::string_view text, std::string& error);
-std::optional<Trust> parse_trust(std::string_view text, std::string& error);  // "dscp" | "pcp"
-std::optional<Mode> parse_mode(std::string_view text, std::string& error);    // "configured" | "learned"
 // "dscp" | "pcp" (case-insensitive).
 // "configured" | "learned" (case-insensitive).
 

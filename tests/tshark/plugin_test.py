@@ -65,6 +65,9 @@ def install_as_user():
         listed = subprocess.run(drop + env + ["tshark", "-G", "plugins"], capture_output=True, text=True).stdout
         if so not in listed:
             raise rslib.Failure(f"tshark does not load the user-installed plugin:\n{listed}")
+        # The RoCE profile beside it, where `-C RoCE` finds it.
+        if not os.path.exists(os.path.join(home, ".config/wireshark/profiles/RoCE/colorfilters")):
+            raise rslib.Failure("user install did not put the RoCE profile in ~/.config/wireshark/profiles")
 
 
 def install_as_root():
@@ -78,6 +81,9 @@ def install_as_root():
         found = [os.path.join(d, f) for d, _, fs in os.walk(dest) for f in fs if f == "roceshark.so"]
         if not found or f"/wireshark/plugins/{rslib.PLUGIN_SUBDIR}/" not in found[0] or "/.local/" in found[0]:
             raise rslib.Failure(f"root install went to {found}")
+        profile = [d for d, _, fs in os.walk(dest) if "colorfilters" in fs]
+        if len(profile) != 1 or not profile[0].endswith("/share/wireshark/profiles/RoCE"):
+            raise rslib.Failure(f"root install put the RoCE profile in {profile}")
 
 
 def run(argv):

@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Bad preference values get a clear message through Wireshark's preference
 error path, never a crash or a silent default; good ones take effect, also
-next to a bad one; a reached flow limit shows in every report."""
+next to a bad one; a reached flow limit shows in every report. The
+choices (enum preferences) accept the same words in the plugin and in the
+roceshark command."""
 import json
+import os
 import re
 import subprocess
 
@@ -115,6 +118,47 @@ def check_independent():
         raise rslib.Failure(f"two bad values and a good one: errors {names}\n{p.stdout}")
 
 
+COMMAND = os.path.join(rslib.BUILD, "roceshark")
+# The enum preferences and their words (README "Preferences").
+CHOICES = {
+    "trust": ["dscp", "pcp"],
+    "policy_mode": ["configured", "learned"],
+    "clock": ["synced", "estimate"],
+    "point_key": ["interface", "erspan", "vlan"],
+}
+
+
+def check_choices():
+    """Each choice's words, in other cases, with a leading space, and words it
+    does not know: the plugin (Wireshark's enum, which keeps its value on an
+    unknown word, checked by the engine's rule) and the command take or refuse
+    each alike, and a word taken is the one in force (the QoS view's trust and
+    mode lines)."""
+    for name, words in CHOICES.items():
+        tries = [*words, *(w.upper() for w in words), words[-1].capitalize(), " " + words[-1],
+                 "sideways", words[0] + "s", words[0][:-1]]
+        for word in tries:
+            option = f"roce.{name}:{word}"
+            plugin = run_with(option)
+            plugin_ok = not errors(plugin)
+            command = subprocess.run([COMMAND, "-o", option, "qos", CAPTURE], capture_output=True, text=True,
+                                     timeout=120)
+            command_ok = command.returncode == 0
+            if plugin_ok != command_ok:
+                raise rslib.Failure(f"-o {option}: the plugin {'takes' if plugin_ok else 'refuses'} it, the "
+                                    f"command {'takes' if command_ok else 'refuses'} it:\n{plugin.stderr}"
+                                    f"{command.stderr}")
+            taken = word.strip().lower() in words
+            if plugin_ok != taken:
+                raise rslib.Failure(f"-o {option}: {'refused' if taken else 'taken'} by both")
+            if name in ("trust", "policy_mode") and taken:
+                shown = {"trust": f"Trust: {word.strip().lower()}", "policy_mode": "Policy in force (learned"
+                         if word.strip().lower() == "learned" else "Policy in force (configured"}[name]
+                for who, out in (("plugin", plugin.stdout), ("command", command.stdout)):
+                    if shown not in out:
+                        raise rslib.Failure(f"-o {option}: the {who}'s QoS view lacks {shown!r}:\n{out}")
+
+
 def run(argv):
     for option, name in BAD:
         p = run_with(option)
@@ -138,6 +182,7 @@ def run(argv):
         if p.returncode or errors(p):
             raise rslib.Failure(f"-o {option} is valid but was rejected:\n{p.stderr}")
     check_independent()
+    check_choices()
 
 
 if __name__ == "__main__":

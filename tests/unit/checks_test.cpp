@@ -84,6 +84,22 @@ TEST(Checks, NamesAreUniqueAndSharedFieldsDeclaredFirst) {
   }
 }
 
+// The expert infos' severity is read off the triage's (expert_level): the
+// text must start with the worst severity, and two summaries must differ
+// (the Expert Information dialog lists them side by side).
+TEST(Checks, SeverityStartsTheTriageTextAndSummariesDiffer) {
+  std::set<std::string_view> summaries;
+  for (const Check& c : kCatalogue) {
+    const std::string_view s = c.doc.severity;
+    EXPECT_TRUE(s.starts_with("error") || s.starts_with("warning") || s.starts_with("note")) << c.id << ": " << s;
+    for (size_t i = 0; i < expert_count(c); ++i)
+      EXPECT_TRUE(summaries.insert(c.experts[i].summary).second) << c.experts[i].summary;
+  }
+  EXPECT_EQ(expert_level(row(kind("pfc_storm"))), Level::error);
+  EXPECT_EQ(expert_level(row(kind("pcp_mismatch"))), Level::warn);
+  EXPECT_EQ(expert_level(row(kind("rnr"))), Level::note);
+}
+
 TEST(Checks, FillingTheHolesGivesTheFilter) {
   EXPECT_EQ(evidence_filter(kind("pfc_storm"), {{"point", "0"}, {"mac", "02:00:00:00:00:0b"}, {"priority", "3"}}),
             "roce.pfc.storm && roce.point == 0 && eth.src == 02:00:00:00:00:0b && roce.pfc.priority == 3");

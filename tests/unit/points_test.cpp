@@ -13,9 +13,6 @@ TEST(Points, KeyChoosesTheId) {
   // A frame without the key's header stays at its interface.
   EXPECT_EQ(frame_point(Key::erspan, 3, std::nullopt, 100), 3u);
   EXPECT_EQ(frame_point(Key::vlan, 3, 7, std::nullopt), 3u);
-  EXPECT_EQ(parse_key("vlan"), Key::vlan);
-  EXPECT_FALSE(parse_key("Vlan"));
-  EXPECT_FALSE(parse_key(""));
 }
 
 TEST(Points, Names) {

@@ -130,19 +130,6 @@ TEST(QosPolicy, RejectsBadPriorityLists) {
   }
 }
 
-TEST(QosPolicy, ParsesTrustAndMode) {
-  std::string err;
-  EXPECT_EQ(parse_trust("dscp", err), Trust::dscp);
-  EXPECT_EQ(parse_trust(" PCP ", err), Trust::pcp);
-  EXPECT_EQ(parse_mode("configured", err), Mode::configured);
-  EXPECT_EQ(parse_mode("Learned", err), Mode::learned);
-  EXPECT_FALSE(parse_trust("l3", err));
-  EXPECT_NE(err.find("unknown trust mode \"l3\""), std::string::npos) << err;
-  EXPECT_FALSE(parse_trust("", err));
-  EXPECT_FALSE(parse_mode("auto", err));
-  EXPECT_NE(err.find("\"configured\" or \"learned\""), std::string::npos) << err;
-}
-
 TEST(QosPolicy, FormatsOnlyOverridesAndReadsThemBack) {
   EXPECT_EQ(format_dscp_map(default_dscp_map()), "");
   auto m = default_dscp_map();
