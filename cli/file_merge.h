@@ -48,8 +48,6 @@ class FileMerge {
   // The next record of all the files, its interface made a point; null when
   // all have ended. `file` is the file it came from.
   Rec* next(size_t* file = nullptr) {
-    // Every file holds its next record, except the one returned last time:
-    // its bytes stayed valid until now.
     size_t best = SIZE_MAX;
     if (how_ == Joining::concatenate) {
       // The file being read gave its record last time (or none yet).
@@ -61,6 +59,8 @@ class FileMerge {
         }
       }
     } else {
+      // Every file holds its next record, except the one returned last
+      // time: its bytes stayed valid until now.
       for (size_t i = 0; i < files_.size(); ++i)
         if (!files_[i].has || i == last_) refill(files_[i]);
       for (size_t i = 0; i < files_.size(); ++i)

@@ -315,25 +315,23 @@ class Monitor {
   }
 
   bool open_partial() {
-    {
-      Manifest m;
-      m.roceshark = ROCESHARK_VERSION;
-      m.options = o_.options;
-      m.inputs.push_back({o_.interface.empty() ? join(o_.files) : o_.interface, 0, run_id_});
-      m.concatenate = m.segmented = true;
-      m.files = {0};
-      m.segment = segment_;
-      char name[32];
-      std::snprintf(name, sizeof name, "/period-%06u.rsp", segment_);
-      std::error_code ec;  // the window files make it at their first; a period may come first
-      std::filesystem::create_directories(o_.out_dir, ec);
-      try {
-        partial_ = std::make_unique<PartialWriter>(o_.out_dir + name, m);
-        partial_->begin_file(0);
-      } catch (const PartialError& e) {
-        fail_partials(e.what());
-        return false;
-      }
+    Manifest m;
+    m.roceshark = ROCESHARK_VERSION;
+    m.options = o_.options;
+    m.inputs.push_back({o_.interface.empty() ? join(o_.files) : o_.interface, 0, run_id_});
+    m.concatenate = m.segmented = true;
+    m.files = {0};
+    m.segment = segment_;
+    char name[32];
+    std::snprintf(name, sizeof name, "/period-%06u.rsp", segment_);
+    std::error_code ec;  // the window files make it at their first; a period may come first
+    std::filesystem::create_directories(o_.out_dir, ec);
+    try {
+      partial_ = std::make_unique<PartialWriter>(o_.out_dir + name, m);
+      partial_->begin_file(0);
+    } catch (const PartialError& e) {
+      fail_partials(e.what());
+      return false;
     }
     segment_frames_ = 0;
     return true;
