@@ -11,7 +11,9 @@ each file a partial of its own (--file I), some of those split by host
 pair again. Every capture is also cut in three pieces (editcap -c, as a
 ring buffer cuts a capture): `-a` reads the pieces as the whole, and so
 does the merge of a partial per piece. The captures with preferences of
-their own are merged under them (the partials carry their -o).
+their own are merged under them (the partials carry their -o). Two
+captures stamped as broken clocks stamp them (retime.py: a step back,
+stamps passing 2^64, all equal, reversed, random) merge exactly too.
 
   partials_test.py PART/PARTS   the bundled captures whose index is PART mod PARTS
 """
@@ -24,6 +26,7 @@ import sys
 import tempfile
 
 import cli  # noqa: E402
+import retime  # noqa: E402
 import rslib  # noqa: E402
 
 GEN = os.path.join(rslib.BUILD, "captures", "roceshark-gen")
@@ -128,6 +131,17 @@ def run_part(argv):
             print(f"{name}: {len(points)} points as {len(files)} files: merged = whole")
             for f in files:
                 os.remove(f)
+    if part == 0:
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in ("demo", "mp_drop"):
+                with open(rslib.capture_path(name), "rb") as f:
+                    data = f.read()
+                for mode in retime.MODES:
+                    path = os.path.join(tmp, f"{name}-{mode}.pcapng")
+                    with open(path, "wb") as f:
+                        f.write(retime.retime(mode, data))
+                    compare(tmp, f"{name}-{mode}", [path], [], [(3, False)])
+                print(f"{name}: every badly stamped copy merges to the whole")
     print(f"{done} captures: every merge equal to the whole")
 
 
