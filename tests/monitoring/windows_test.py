@@ -59,17 +59,9 @@ def bad_clocks(tmp):
     """Stamps that step back, stand still, run backwards, jump about or pass
     2^64 ns (tests/tshark/retime.py): the windows still equal the cuts, and
     a replay at the recorded pace does not wait out a clock's jump."""
-    copies = []
-    for name in ("demo", "mp_drop", "pfc_storm"):
-        with open(rslib.capture_path(name), "rb") as f:
-            data = f.read()
-        for mode in retime.MODES:
-            path = os.path.join(tmp, f"{mode}-{name}.pcapng")
-            with open(path, "wb") as f:
-                f.write(retime.retime(mode, data))
-            copies.append((path, name))
+    copies = retime.copies([rslib.capture_path(n) for n in ("demo", "mp_drop", "pfc_storm")], tmp)
     origin = dict(copies)
-    checked = snapshots_equal_cuts(tmp, [p for p, _ in copies], lambda p: rslib.capture_path(origin[p]))
+    checked = snapshots_equal_cuts(tmp, [p for p, _ in copies], lambda p: origin[p])
     for path, _ in copies:
         status, _, err = monitor.monitor("-q", "--replay", path, "--window", "0.001", timeout=120)
         if status != 0:

@@ -13,6 +13,7 @@ are. Used by fuzz.py.
 
   retime.py MODE IN.pcapng OUT.pcapng
 """
+import os
 import random
 import struct
 import sys
@@ -62,6 +63,20 @@ def stamps(mode, old, seconds, rng):
         return old[::-1]
     return [rng.randrange(2**63) for _ in old]
 
+
+def copies(captures, directory):
+    """Every mode's copy of each capture (paths), written in `directory`:
+    [(copy, capture)]."""
+    out = []
+    for capture in captures:
+        with open(capture, "rb") as f:
+            data = f.read()
+        for mode in MODES:
+            path = os.path.join(directory, f"{mode}-{os.path.basename(capture)}")
+            with open(path, "wb") as f:
+                f.write(retime(mode, data))
+            out.append((path, capture))
+    return out
 
 def retime(mode, data, seed=1):
     out = bytearray(data)
