@@ -11,7 +11,7 @@
 #include <stdexcept>
 
 #include "cli/mapped_capture.h"
-#include "plugins/ws_compat.h"
+#include "ws-compat/ws_compat.h"
 
 namespace roceshark::cli {
 

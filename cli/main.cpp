@@ -51,6 +51,7 @@ constexpr const char* kUsageLine =
     "usage: roceshark [OPTION]... VIEW FILE...\n"
     "       roceshark monitor [OPTION]... (-i INTERFACE | --replay FILE | FILE... | -)\n"
     "       roceshark partial -w PARTIAL [--file I]... [--shard K/N] [-o ...] FILE...\n"
+    "       roceshark split -n N -w DIR [--file I]... [-o ...] FILE...\n"
     "       roceshark merge [OPTION]... VIEW PARTIAL...\n";
 
 // After kUsageLine.
@@ -64,7 +65,8 @@ constexpr const char* kHelp =
     "  health                      the triage, with its verdict as the exit status\n"
     "  monitor                     live or replayed, a report per window (roceshark monitor --help)\n"
     "Fabric scale (docs/fabric.md): `roceshark partial` decodes files, or one shard of them, to\n"
-    "a partial report on any machine (roceshark partial --help); `roceshark merge VIEW\n"
+    "a partial report on any machine (roceshark partial --help), `roceshark split` every shard's\n"
+    "in one read (roceshark split --help); `roceshark merge VIEW\n"
     "PARTIAL...` prints VIEW of the whole set: the same, byte for byte, as VIEW of its files.\n"
     "It takes the options below but -o (the partials hold theirs) and -j.\n"
     "FILE: a capture in any format Wireshark reads, '-' for the standard input; several files\n"
@@ -251,7 +253,8 @@ std::vector<std::string> read_captures(const Options& o, const std::function<voi
 
 int main(int argc, char** argv) {
   if (argc >= 2 && !std::strcmp(argv[1], "monitor")) return monitor_main(argc - 1, argv + 1);
-  if (argc >= 2 && !std::strcmp(argv[1], "partial")) return partial_main(argc - 1, argv + 1);
+  if (argc >= 2 && !std::strcmp(argv[1], "partial")) return partial_main(argc - 1, argv + 1, false);
+  if (argc >= 2 && !std::strcmp(argv[1], "split")) return partial_main(argc - 1, argv + 1, true);
   const bool merging = argc >= 2 && !std::strcmp(argv[1], "merge");
   Options o;
   try {

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // `roceshark partial`: one shard of a set of capture files, decoded to a
 // partial report (cli/partial_file.h) that `roceshark merge` puts back
-// together with the others, on any machine (docs/fabric.md).
+// together with the others, on any machine (docs/fabric.md). `roceshark
+// split` writes every shard's in one read: the same files, byte for byte.
 #include "cli/partial.h"
 
 #include <getopt.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -41,9 +45,26 @@ constexpr const char* kUsage =
     "says so, and so will the merged report); 2 nothing written (a bad command line, a FILE\n"
     "that cannot be opened, the output cannot be written).\n";
 
+constexpr const char* kSplitUsage =
+    "usage: roceshark split -n N -w DIR [--file I]... [-a] [-o roce.NAME:VALUE]... FILE...\n"
+    "Decode capture files once into the partial reports of all N host-pair shards, for\n"
+    "`roceshark merge VIEW PARTIAL...`: each is the file `roceshark partial --shard K/N` writes.\n"
+    "Every task of one job is given the same FILEs (the whole set, in the same order):\n"
+    "  -n N                  the number of host-pair shards, 1-1024\n"
+    "  -w DIR                the directory to write them in (made if missing): shard-K-of-N.rsp,\n"
+    "                        or with --file, file-I.shard-K-of-N.rsp (I: the files, joined by +)\n"
+    "  --file I              read only the I-th FILE (from 0; repeat for several); default all\n"
+    "  -a, --concatenate     the FILEs are one capture cut in pieces, as for the views\n"
+    "  -o roce.NAME:VALUE    a roce.* preference, as for the views; kept in every partial\n"
+    "  -h, --help            this text\n"
+    "Exit status: as for `roceshark partial`; on 2, shards already written may remain and the\n"
+    "merge refuses the set as incomplete.\n";
+
 struct Options {
-  std::string out;
+  bool split = false;
+  std::string out;  // partial: the file; split: the directory
   std::vector<uint32_t> files;
+  bool files_given = false;  // --file: split names its shards by them
   uint32_t shard = 0, shards = 1;
   bool concatenate = false;
   std::vector<std::string> options;
@@ -58,7 +79,7 @@ uint32_t number(const char* what, std::string_view v, uint64_t max) {
   return uint32_t(*n);
 }
 
-Options parse(int argc, char** argv) {
+Options parse(int argc, char** argv, bool split) {
   enum { kFile = 256, kShard };
   static const option kLong[] = {{"file", required_argument, nullptr, kFile},
                                  {"shard", required_argument, nullptr, kShard},
@@ -66,19 +87,27 @@ Options parse(int argc, char** argv) {
                                  {"help", no_argument, nullptr, 'h'},
                                  {nullptr, 0, nullptr, 0}};
   Options o;
+  o.split = split;
+  bool have_shards = false;
   opterr = 0;
   optind = 1;
-  for (int c; (c = getopt_long(argc, argv, ":w:o:ah", kLong, nullptr)) != -1;) {
+  for (int c; (c = getopt_long(argc, argv, split ? ":n:w:o:ah" : ":w:o:ah", kLong, nullptr)) != -1;) {
     switch (c) {
       case 'w': o.out = optarg; break;
+      case 'n':
+        have_shards = true;
+        o.shards = number("-n", optarg, 1024);
+        if (o.shards == 0) throw UsageError{"-n 0: at least one shard"};
+        break;
       case 'a': o.concatenate = true; break;
       case 'o':
         set_preference(o.settings, optarg);
         o.options.emplace_back(optarg);
         break;
-      case 'h': std::fputs(kUsage, stdout); std::exit(0);
+      case 'h': std::fputs(split ? kSplitUsage : kUsage, stdout); std::exit(0);
       case kFile: o.files.push_back(number("--file", optarg, 1u << 20)); break;
       case kShard: {
+        if (split) throw UsageError{"--shard: split writes every shard; see -n"};
         const std::string_view v(optarg);
         const size_t slash = v.find('/');
         if (slash == v.npos) throw UsageError{"--shard " + std::string(v) + ": K/N, e.g. 0/4"};
@@ -91,7 +120,9 @@ Options parse(int argc, char** argv) {
     }
   }
   o.inputs.assign(argv + optind, argv + argc);
-  if (o.out.empty()) throw UsageError{"no -w PARTIAL: where to write the partial report"};
+  if (o.out.empty())
+    throw UsageError{split ? "no -w DIR: where to write the shards" : "no -w PARTIAL: where to write the partial report"};
+  if (split && !have_shards) throw UsageError{"no -n N: how many shards"};
   if (o.inputs.empty()) throw UsageError{"no capture file"};
   if (std::count(o.inputs.begin(), o.inputs.end(), "-"))
     throw UsageError{"'-': a partial report needs files, which every task of a job names alike"};
@@ -100,6 +131,7 @@ Options parse(int argc, char** argv) {
   for (uint32_t f : o.files)
     if (f >= o.inputs.size())
       throw UsageError{"--file " + std::to_string(f) + ": there are " + std::to_string(o.inputs.size()) + " FILEs"};
+  o.files_given = !o.files.empty();
   if (o.files.empty())
     for (uint32_t i = 0; i < o.inputs.size(); ++i) o.files.push_back(i);
   return o;
@@ -123,60 +155,89 @@ uint32_t shard_of(const Batch& b, const Batch::Item& it, uint32_t shards) {
   }
 }
 
-}  // namespace
+// The file of shard K: -w as given for partial; in split's directory, a
+// name that says the files and the shard.
+std::string shard_path(const Options& o, uint32_t k) {
+  if (!o.split) return o.out;
+  std::string name;
+  if (o.files_given) {
+    name = "file-";
+    for (size_t i = 0; i < o.files.size(); ++i) name += (i ? "+" : "") + std::to_string(o.files[i]);
+    name += ".";
+  }
+  return o.out + "/" + name + "shard-" + std::to_string(k) + "-of-" + std::to_string(o.shards) + ".rsp";
+}
 
-int partial_main(int argc, char** argv) {
-  Options o;
-  try {
-    o = parse(argc, argv);
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "roceshark partial: %s\nTry 'roceshark partial --help' for more information.\n", e.why.c_str());
-    return 2;
+// Decodes the files once and writes each wanted shard's partial report.
+int write_partials(const Options& o) {
+  Manifest m;
+  m.roceshark = ROCESHARK_VERSION;
+  m.options = o.options;
+  m.shards = o.shards, m.files = o.files, m.concatenate = o.concatenate;
+  for (const std::string& path : o.inputs) {
+    Manifest::Input& in = m.inputs.emplace_back();
+    in.path = path;
+    in.fingerprint = capture_fingerprint(path, in.size);
+  }
+  if (o.split && mkdir(o.out.c_str(), 0777) != 0 && errno != EEXIST)
+    throw std::runtime_error(o.out + ": " + std::strerror(errno));
+  // Shard k's writer at k - first: one for partial, all N for split.
+  const uint32_t first = o.split ? 0 : o.shard, count = o.split ? o.shards : 1;
+  std::vector<std::unique_ptr<PartialWriter>> writers;
+  for (uint32_t k = first; k < first + count; ++k) {
+    m.shard = k;
+    writers.push_back(std::make_unique<PartialWriter>(shard_path(o, k), m));
   }
   bool cut_short = false;
-  try {
-    Manifest m;
-    m.roceshark = ROCESHARK_VERSION;
-    m.options = o.options;
-    m.shard = o.shard, m.shards = o.shards, m.files = o.files, m.concatenate = o.concatenate;
-    for (const std::string& path : o.inputs) {
-      Manifest::Input& in = m.inputs.emplace_back();
-      in.path = path;
-      in.fingerprint = capture_fingerprint(path, in.size);
-    }
-    PartialWriter w(o.out, m);
-    for (uint32_t f : o.files) {
-      // One file at a time, with its own interface ids and frame numbers:
-      // the merge numbers them across the set as reading the set does.
-      CaptureSet in({o.inputs[f]});
-      w.begin_file(f);
-      uint32_t frames = 0;
-      Batch spare;
-      read_all(in, o.settings, [&] { return std::move(spare); }, [&](Batch b) {
-        for (const Batch::Item& it : b.items) {
-          frames = it.number;
-          if (shard_of(b, it, o.shards) == o.shard) w.item(b, it);
-        }
-        spare = std::move(b);
-      }, true, true);
-      FileTrailer t;
-      t.file = f, t.frames = frames;
-      CaptureReader& r = in.file(0);
-      t.declared_interfaces = in.declared_interfaces(0);  // a late one's point depends on them
-      for (uint32_t i = 0; i < r.interfaces(); ++i) t.interface_names.emplace_back(r.interface_name(i));
-      if (!in.errors().empty()) {
-        t.error = in.errors().front();
-        cut_short = true;
-        std::fprintf(stderr, "roceshark partial: %s; the records before it are kept\n", t.error.c_str());
+  for (uint32_t f : o.files) {
+    // One file at a time, with its own interface ids and frame numbers:
+    // the merge numbers them across the set as reading the set does.
+    CaptureSet in({o.inputs[f]});
+    for (auto& w : writers) w->begin_file(f);
+    uint32_t frames = 0;
+    Batch spare;
+    read_all(in, o.settings, [&] { return std::move(spare); }, [&](Batch b) {
+      for (const Batch::Item& it : b.items) {
+        frames = it.number;
+        const uint32_t k = shard_of(b, it, o.shards);
+        if (k >= first && k < first + count) writers[k - first]->item(b, it);
       }
-      w.end_file(std::move(t));
+      spare = std::move(b);
+    }, true, true);
+    FileTrailer t;
+    t.file = f, t.frames = frames;
+    CaptureReader& r = in.file(0);
+    t.declared_interfaces = in.declared_interfaces(0);  // a late one's point depends on them
+    for (uint32_t i = 0; i < r.interfaces(); ++i) t.interface_names.emplace_back(r.interface_name(i));
+    if (!in.errors().empty()) {
+      t.error = in.errors().front();
+      cut_short = true;
+      std::fprintf(stderr, "roceshark %s: %s; the records before it are kept\n", o.split ? "split" : "partial",
+                   t.error.c_str());
     }
-    w.finish();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "roceshark partial: %s\n", e.what());
+    for (auto& w : writers) w->end_file(t);
+  }
+  for (auto& w : writers) w->finish();
+  return cut_short ? 1 : 0;
+}
+
+}  // namespace
+
+int partial_main(int argc, char** argv, bool split) {
+  const char* name = split ? "split" : "partial";
+  Options o;
+  try {
+    o = parse(argc, argv, split);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "roceshark %s: %s\nTry 'roceshark %s --help' for more information.\n", name, e.why.c_str(), name);
     return 2;
   }
-  return cut_short ? 1 : 0;
+  try {
+    return write_partials(o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "roceshark %s: %s\n", name, e.what());
+    return 2;
+  }
 }
 
 }  // namespace roceshark::cli

@@ -188,10 +188,10 @@ void PartialSet::read(const prefs::Settings& settings, const std::function<void(
     const auto kept = keep(b, *r, n);  // no structured binding: the lambda below takes it (clang 14)
     const uint32_t index = kept.first, point = kept.second;
     namer.note(b, point, r->kind, [&] {
-      if (!points::is_interface(point)) return points::name(settings.naming, point, nullptr);
+      if (!points::is_interface(point)) return points::name(settings.cfg.naming, point, nullptr);
       const auto [f, interface] = files.interface_of(point);
       const auto& names = files.source(f).trailer().interface_names;
-      return points::name(settings.naming, point, interface < names.size() ? names[interface].c_str() : "unknown");
+      return points::name(settings.cfg.naming, point, interface < names.size() ? names[interface].c_str() : "unknown");
     });
     b.items.push_back({r->kind, index, n, r->wire_len, r->ts_ns, r->interface});
     if (b.full()) {

@@ -90,10 +90,10 @@ void read_all(RecordSource& in, const prefs::Settings& settings, const std::func
     decode::Decoded d = decode::decode_frame(f);
     if (d.kind == decode::Kind::not_ours && !every_frame) continue;
     if (d.kind != decode::Kind::not_ours) {
-      const uint32_t point = points::frame_point(settings.naming.key, r.interface, d.erspan_session, d.outer_vlan);
+      const uint32_t point = points::frame_point(settings.cfg.naming.key, r.interface, d.erspan_session, d.outer_vlan);
       d.set_point(point);
       namer.note(b, point, d.kind, [&] {
-        return points::name(settings.naming, point, points::is_interface(point) ? in.interface_name(point) : nullptr);
+        return points::name(settings.cfg.naming, point, points::is_interface(point) ? in.interface_name(point) : nullptr);
       });
     }
     b.items.push_back({d.kind, keep(b, d), n, r.wire_len, r.ts_ns, r.interface});

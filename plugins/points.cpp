@@ -4,7 +4,7 @@
 #include <epan/epan.h>
 #include <wiretap/wtap.h>
 
-#include "plugins/ws_compat.h"
+#include "ws-compat/ws_compat.h"
 
 namespace roceshark::glue {
 namespace {

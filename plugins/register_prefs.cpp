@@ -6,13 +6,13 @@
 
 #include <cstdlib>
 #include <deque>
-#include <fstream>
 #include <set>
 #include <string_view>
 #include <vector>
 #include <string>
 
 #include "epan-ext/common/preferences.h"
+#include "plugins/command_line.h"
 #include "plugins/points.h"
 #include "plugins/register.h"
 #include "plugins/roce.h"
@@ -46,9 +46,7 @@ prefs::Settings configured;
 // other roce.* preference does.
 std::set<std::string> bad_on_command_line() {
   std::set<std::string> bad;
-  std::ifstream in("/proc/self/cmdline", std::ios::binary);
-  std::vector<std::string> args;
-  for (std::string a; std::getline(in, a, '\0');) args.push_back(a);
+  const std::vector<std::string> args = own_arguments();
   for (size_t i = 0; i < args.size(); ++i) {
     std::string_view o = args[i];
     if (o == "-o" && i + 1 < args.size()) o = args[++i];
@@ -89,7 +87,7 @@ void apply_preferences() {
     if (!prefs::set(next, p, text, error)) report_failure("RoCE preference error: %s", error.c_str());
   }
   configured = std::move(next);
-  set_point_naming(configured.naming);
+  set_point_naming(configured.cfg.naming);
 }
 
 void register_preferences() {

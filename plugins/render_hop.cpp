@@ -16,8 +16,6 @@ namespace {
 // The catalogue rows this file renders.
 constexpr checks::Kind kClockSkew = checks::kind("clock_skew");
 constexpr checks::Kind kMergedPoints = checks::kind("merged_points");
-constexpr checks::Kind kHopLoss = checks::kind("hop_loss");
-constexpr checks::Kind kMtu = checks::kind("mtu_mismatch");
 
 }  // namespace
 
@@ -51,15 +49,11 @@ void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
     expert_add_info_format(pinfo, verdict(pinfo, add_flag(t, tvb, check_field(kMergedPoints))), check_expert(kMergedPoints), "%s",
                            hop::merged_points_text(point, a.flow_key(v.flow).qp, v.pkt.ttl).c_str());
   // Known once the match window has passed: on later passes (GUI, -2).
-  if (const hop::HopKey* lost = session_events().lost_after(v.frame)) {
-    expert_add_info_format(pinfo, verdict(pinfo, add_flag(t, tvb, check_field(kHopLoss))), check_expert(kHopLoss), "%s",
-                           hop::lost_after_text(point).c_str());
-    // Longer than anything that crossed the hop: the size is the likely cause.
-    const uint16_t passed = a.hops().largest_passed(lost->from, lost->to);
-    if (passed && hop::capped_len(pinfo->fd->pkt_len) > passed)
-      expert_add_info_format(pinfo, verdict(pinfo, add_flag(t, tvb, check_field(kMtu))), check_expert(kMtu), "%s",
-                             hop::lost_too_big_text(point, a.point_name(lost->to), pinfo->fd->pkt_len, passed).c_str());
-  }
+  if (const hop::HopKey* lost = session_events().lost_after(v.frame))
+    for (const hop::HopNote& n : hop::lost_notes(pinfo->fd->pkt_len, a.hops().largest_passed(lost->from, lost->to),
+                                                 point, a.point_name(lost->to)))
+      expert_add_info_format(pinfo, verdict(pinfo, add_flag(t, tvb, check_field(n.kind))), check_expert(n.kind), "%s",
+                             n.text.c_str());
 }
 
 }  // namespace roceshark::glue

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "epan-ext/analysis/packet_notes.h"
 #include "epan-ext/analysis/pfc_notes.h"
 #include "plugins/dissect.h"
 #include "plugins/roce.h"
@@ -34,6 +35,9 @@ proto_tree* render_pause(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, co
   proto_tree* t = proto_item_add_subtree(ti, ids.ett_pfc);
   // Filters name the point on PFC frames too.
   proto_item_append_text(gen(proto_tree_add_uint(t, ids.point, tvb, 0, 0, v.point)), " (%s)", point.c_str());
+  if (v.clock_back)
+    expert_add_info_format(pinfo, verdict(pinfo, add_flag(t, tvb, ids.clock_back)), &ids.ei_clock_back, "%s",
+                           clock_back_text(point).c_str());
   if (v.beyond != LimitKind::none) {
     if (v.first_beyond) expert_add_info(pinfo, ti, &ids.ei_limit[size_t(v.beyond)]);
     return t;

@@ -9,11 +9,13 @@
 
 #include <cstdio>
 #include <string>
+#include <type_traits>
 
 #include "epan-ext/common/json_writer.h"
 #include "epan-ext/report/tapped.h"
-#include "plugins/ws_compat.h"
+#include "ws-compat/ws_compat.h"
 #include "taps/cli.h"
+#include "taps/read_check.h"
 
 namespace roceshark::glue {
 
@@ -50,6 +52,8 @@ class ReportTap {
   static void draw(void* data) {
     auto* tap = static_cast<ReportTap*>(data);
     tap->tapped_.settle();
+    if constexpr (std::is_same_v<Stats, ReportStats>)  // the views that give limits
+      if (const auto& e = tshark_read_error()) tap->tapped_.stats.cut_short = {*e};
     Format(tap->tapped_.stats, tap->tapped_.facts, tap->filter_,
            [](std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); });
   }

@@ -58,10 +58,12 @@ LimitKind Analyzer::past_limit(const PacketInfo& p, uint32_t flow) {
 
 const pfc::PauseVerdict& Analyzer::process(const pfc::PauseFrame& f) {
   pfc::PauseFrame copy;
-  return analyse(timed(f, copy));
+  pfc::PauseVerdict& v = analyse(timed(f, copy));
+  v.clock_back = clock_.stepped();
+  return v;
 }
 
-const pfc::PauseVerdict& Analyzer::analyse(const pfc::PauseFrame& f) {
+pfc::PauseVerdict& Analyzer::analyse(const pfc::PauseFrame& f) {
   LimitKind beyond = LimitKind::none;
   if (!admit_point(f.point)) beyond = LimitKind::points;
   else if (!pfc_.admit_port(f.point, f.src)) beyond = LimitKind::pfc_ports;

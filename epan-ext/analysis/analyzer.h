@@ -135,7 +135,7 @@ class Analyzer : public AnalysisFacts {
     return copy;
   }
   const Verdict& analyse(const PacketInfo& p);
-  const pfc::PauseVerdict& analyse(const pfc::PauseFrame& f);
+  pfc::PauseVerdict& analyse(const pfc::PauseFrame& f);
   void analyse(const CrossPacket& c);
 
   FlowPoint fresh_flow_point(uint32_t point) const;

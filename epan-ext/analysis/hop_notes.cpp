@@ -81,6 +81,13 @@ std::string merged_points_text(std::string_view point, uint32_t qp, uint8_t ttl)
          "). Merge taps with mergecap -I none; for mirror sessions on one collector set roce.point_key (erspan, vlan)";
 }
 
+std::vector<HopNote> lost_notes(uint32_t frame_len, uint16_t largest_passed, std::string_view point, std::string_view next) {
+  std::vector<HopNote> out{{checks::kind("hop_loss"), true, lost_after_text(point)}};
+  if (largest_passed && capped_len(frame_len) > largest_passed)
+    out.push_back({checks::kind("mtu_mismatch"), true, lost_too_big_text(point, next, frame_len, largest_passed)});
+  return out;
+}
+
 std::string lost_after_text(std::string_view point) {
   return "Lost after " + std::string(point) + ": not seen at the next point on its path";
 }

@@ -24,6 +24,11 @@ struct HopNote {
 // `v` is the packet at `point`; `h` its hop from `prev`.
 std::vector<HopNote> hop_notes(const HopVerdict& h, const Verdict& v, std::string_view prev, std::string_view point);
 
+// A packet lost after `point` on its way to `next` (known once the match
+// window has passed): the loss, and, when it is longer than any frame that
+// crossed that hop (`largest_passed`, 0: none yet), the MTU as its likely cause.
+std::vector<HopNote> lost_notes(uint32_t frame_len, uint16_t largest_passed, std::string_view point, std::string_view next);
+
 // The expert info texts of the hop's later events and clock checks.
 std::string negative_latency_text(std::string_view prev, std::string_view point, int64_t latency_ns);
 std::string skew_text(const ClockEstimator::Estimate& e, std::string_view a_name, std::string_view b_name);

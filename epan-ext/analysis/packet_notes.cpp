@@ -174,9 +174,12 @@ std::vector<PacketNote> icrc_notes(const Verdict& v, const NoteContext& c) {
 
 std::vector<PacketNote> clock_notes(const Verdict& v, const NoteContext& c) {
   if (!v.clock_back) return {};
-  return {flag(fact_item(Fact::clock_back),
-               "Stamped before an earlier frame at " + std::string(c.point) +
-                   ": the capture's clock ran backwards; the analysis keeps its own time (docs/analysis.md)")};
+  return {flag(fact_item(Fact::clock_back), clock_back_text(c.point))};
+}
+
+std::string clock_back_text(std::string_view point) {
+  return "Stamped before an earlier frame at " + std::string(point) +
+         ": the capture's clock ran backwards; the analysis keeps its own time (docs/analysis.md)";
 }
 
 }  // namespace roceshark

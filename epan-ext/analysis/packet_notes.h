@@ -75,5 +75,7 @@ std::vector<PacketNote> cnp_notes(const Verdict& v, const NoteContext& c);
 std::vector<PacketNote> icrc_notes(const Verdict& v, const NoteContext& c);
 // A packet stamped before an earlier frame of its point: the capture's clock, not the network.
 std::vector<PacketNote> clock_notes(const Verdict& v, const NoteContext& c);
+// The expert text on any frame stamped back (PFC frames' too).
+std::string clock_back_text(std::string_view point);
 
 }  // namespace roceshark

@@ -31,6 +31,7 @@
 #include "epan-ext/common/config.h"
 #include "epan-ext/common/limits.h"
 #include "epan-ext/decode/ethernet.h"
+#include "epan-ext/analysis/pause_verdict.h"
 #include "epan-ext/decode/pfc_frame.h"
 
 namespace roceshark {

@@ -19,7 +19,7 @@ bool PfcAnalyzer::admit_port(uint32_t point, const Mac& mac) {
   return true;
 }
 
-const PauseVerdict& PfcAnalyzer::process(const PauseFrame& f, LimitKind beyond, bool first) {
+PauseVerdict& PfcAnalyzer::process(const PauseFrame& f, LimitKind beyond, bool first) {
   PauseVerdict& v = last_ = {};
   v.frame = f.frame;
   v.point = f.point;

@@ -20,6 +20,7 @@
 
 #include "epan-ext/common/config.h"
 #include "epan-ext/analysis/pause_tracker.h"
+#include "epan-ext/analysis/pause_verdict.h"
 #include "epan-ext/decode/pfc_frame.h"
 
 namespace roceshark::pfc {
@@ -53,7 +54,7 @@ class PfcAnalyzer {
 
   // `beyond`: the frame is past a limit (Analyzer decides; `first`: the
   // first past it) and is not analysed. Valid until the next call.
-  const PauseVerdict& process(const PauseFrame& f, LimitKind beyond = LimitKind::none, bool first = false);
+  PauseVerdict& process(const PauseFrame& f, LimitKind beyond = LimitKind::none, bool first = false);
   // Whether PFC from (point, MAC) is analysed: up to roce.max_pfc_ports of them.
   bool admit_port(uint32_t point, const Mac& mac);
   PacketPfc on_roce(const RoceSighting& r);

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "epan-ext/common/points.h"
 #include "epan-ext/common/qos_policy.h"
 #include "epan-ext/common/threshold.h"
 
@@ -93,6 +94,7 @@ struct Config {
   // (docs/multipoint.md#roce-starved-by-best-effort).
   uint8_t besteffort_share_pct = 50;
   ClockMode clock_mode = ClockMode::synced;
+  points::Naming naming;                      // roce.point_key and roce.point_names
   std::vector<std::string> path_order_names;  // roce.path_order: point names from one end of the path to the other
   std::vector<uint32_t> path_order;           // the same by point id, UINT32_MAX until a point of that name appears
 

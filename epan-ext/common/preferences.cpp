@@ -230,7 +230,7 @@ std::vector<Preference> build() {
   p.push_back(choice("point_key", "Capture point key",
                      "interface (pcapng interface), erspan (ERSPAN session id) or vlan (outer VLAN id)",
                      {"interface", "erspan", "vlan"}, 0,
-                     [](Settings& s, size_t i) { s.naming.key = static_cast<points::Key>(i); }));
+                     [](Settings& s, size_t i) { s.cfg.naming.key = static_cast<points::Key>(i); }));
   p.push_back(text("point_names", "Capture point names",
                    "key=name pairs: interface name or id, ERSPAN session or VLAN id, e.g. 5=leaf-1", "",
                    parsed([](std::string_view t, std::string& why) {
@@ -240,7 +240,7 @@ std::vector<Preference> build() {
                                 pairs.reset();
                             return pairs;
                           },
-                          [](Settings& s, auto names) { s.naming.names = std::move(names); },
+                          [](Settings& s, auto names) { s.cfg.naming.names = std::move(names); },
                           " (expected key=name, e.g. 5=leaf-1)")));
   p.push_back(text("path_order", "Path order",
                    "Capture point names from one end of the path to the other, e.g. nic-a,leaf-1,nic-b", "",

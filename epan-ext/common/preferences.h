@@ -19,7 +19,6 @@ namespace roceshark::prefs {
 // What the preferences set.
 struct Settings {
   Config cfg;
-  points::Naming naming;
   bool check_icrc = true;
 };
 

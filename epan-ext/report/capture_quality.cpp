@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "epan-ext/report/capture_quality.h"
 
+#include <unordered_set>
+
 #include "epan-ext/common/printable.h"
 #include "epan-ext/report/findings_builder.h"
 
@@ -55,10 +57,36 @@ std::vector<QualityNote> path_order_unmatched(const AnalysisFacts& a) {
                "order given; check the names against the points -z roce,hops lists"}};
 }
 
+std::vector<QualityNote> names_unmatched(const AnalysisFacts& a) {
+  const Config& c = a.config();
+  std::unordered_set<std::string> taken;
+  for (uint32_t p : a.points()) taken.insert(a.point_name(p));
+  std::vector<QualityNote> out;
+  auto note = [&](const char* kind, const std::string& pref, std::string list, uint64_t n, const std::string& then) {
+    out.push_back({"", kind, n,
+                   pref + " gives " + list + (n == 1 ? ", which no capture point" : ", which no capture points") +
+                       " of this capture took" + then,
+                   true});
+  };
+  std::string list;
+  uint64_t n = 0;
+  for (const auto& [key, name] : c.naming.names)
+    if (!taken.contains(name)) list += (n++ ? ", " : "") + printable(key) + "=" + printable(name);
+  if (n) note("point_names_unmatched", "roce.point_names", list, n, ": check the keys against roce.point_key and the points -z roce,hops lists");
+  list.clear(), n = 0;
+  for (const auto& [name, gbps] : c.point_gbps_by_name)
+    if (!taken.contains(name)) list += (n++ ? ", " : "") + printable(name);
+  if (n)
+    note("point_link_gbps_unmatched", "roce.point_link_gbps", list, n,
+         ": a point meant by one of them, misspelt, is taken at roce.link_gbps (" + std::to_string(uint64_t(c.link_gbps)) + " Gb/s)");
+  return out;
+}
+
 std::vector<QualityNote> capture_quality(const ReportStats& s, const AnalysisFacts& a) {
   std::vector<QualityNote> out = tap_misses(s.hops, a);
   for (QualityNote& n : clock_steps(a)) out.push_back(std::move(n));
   for (QualityNote& n : path_order_unmatched(a)) out.push_back(std::move(n));
+  for (QualityNote& n : names_unmatched(a)) out.push_back(std::move(n));
   return out;
 }
 

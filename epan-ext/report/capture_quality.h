@@ -14,9 +14,13 @@ namespace roceshark {
 
 struct QualityNote {
   std::string point;  // the capture point's name; empty: the whole capture
-  std::string kind;   // "tap_missed_copies", "clock_back", "clock_rebased", "path_order_unmatched"
+  std::string kind;   // "tap_missed_copies", "clock_back", "clock_rebased", "path_order_unmatched", ...
   uint64_t count = 0;
   std::string text;   // one sentence for the user
+  // A note on the settings, not on the capture: listed, but it never
+  // changes the verdict (a site-wide naming table names points a capture
+  // need not have).
+  bool settings_only = false;
 };
 
 // Copies a downstream tap missed: the responder's ACK proves they arrived
@@ -29,6 +33,11 @@ std::vector<QualityNote> clock_steps(const AnalysisFacts& a);
 // path expects is missing from the capture, or a typo; either way the order
 // the user gave is not what the hop directions rest on there.
 std::vector<QualityNote> path_order_unmatched(const AnalysisFacts& a);
+// roce.point_names entries and roce.point_link_gbps names that no analysed
+// capture point took: a typo, or a table for more points than this capture
+// has (settings_only). A mistyped speed would leave that link at
+// roce.link_gbps, so the note says which.
+std::vector<QualityNote> names_unmatched(const AnalysisFacts& a);
 // Every note, for the triage and the JSON report.
 std::vector<QualityNote> capture_quality(const ReportStats& s, const AnalysisFacts& a);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "epan-ext/report/triage.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "epan-ext/report/findings_builder.h"
@@ -59,7 +60,8 @@ std::string summarise(const Findings& f, const Health& h, const AnalysisFacts& a
   for (const Metric& m : h.metrics)
     if (m.grade == Grade::fail || m.grade == Grade::warn)
       failing += (failing.empty() ? "" : ", ") + m.name + " " + grade_name(m.grade);
-  if (!h.quality.empty()) failing += (failing.empty() ? "" : ", ") + std::string("capture quality");
+  if (std::any_of(h.quality.begin(), h.quality.end(), [](const QualityNote& q) { return !q.settings_only; }))
+    failing += (failing.empty() ? "" : ", ") + std::string("capture quality");
   s += std::string(" Health: ") + grade_name(h.overall) + (failing.empty() ? "." : " (" + failing + ").");
   for (const Limit& l : h.limits) s += " " + limit_sentence(l);
   return s;
@@ -163,7 +165,7 @@ std::string format_triage(const triage::Triage& t, const std::string& filter) {
   out += table.render();
   out += std::string("Overall: ") + grade_name(t.health.overall) + "\n";
   for (const Limit& l : t.health.limits) out += "Limit:   " + wrap(limit_sentence(l), 9) + "\n";
-  for (const QualityNote& q : t.health.quality) out += "Capture: " + wrap(q.text + ".", 9) + "\n";
+  for (const QualityNote& q : t.health.quality) out += (q.settings_only ? "Setting: " : "Capture: ") + wrap(q.text + ".", 9) + "\n";
   out += "\n";
   out += "Summary\n" + wrap(t.summary, 0) + "\n";
   return out + stats_rule();

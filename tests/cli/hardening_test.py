@@ -70,6 +70,20 @@ def cut_short(tmp):
     status, out, err = cli.command("health", cut)
     if status != 2 or "Overall: INCOMPLETE" not in out:
         raise rslib.Failure(f"health of a cut capture printed a verdict that is not its exit status ({status})")
+    # tshark draws its statistics after the read error: they say so too, in
+    # the command's words, however -r is spelt.
+    for read in (["-r", cut], ["-nr", cut], [f"-r{cut}"], ["-Y", "roce", "-2", "-r", cut]):
+        p = subprocess.run([rslib.RS_TSHARK, "--build", rslib.BUILD, "-q", *read, "-z", "roce,triage", "-z", "roce,report"],
+                           capture_output=True, text=True, timeout=300)
+        doc = next((line for line in p.stdout.splitlines() if line.startswith('{"schema"')), "")
+        if "-Y" not in read and doc + "\n" != cli.command("report", cut)[1]:
+            raise rslib.Failure(f"tshark {' '.join(read)}: its report of a cut capture differs from the command's:\n{doc}")
+        if p.returncode != 2 or "Overall: INCOMPLETE" not in p.stdout or '"name":"cut_short"' not in doc:
+            raise rslib.Failure(f"tshark {' '.join(read)} on a cut capture (exit {p.returncode}) does not say so:\n"
+                                f"{p.stdout[-1500:]}")
+    out = rslib.tshark("-q", "-Y", "roce", "-r", rslib.capture_path("demo"), "-z", "roce,report")
+    if '"cut_short"' in out:
+        raise rslib.Failure("tshark marks a whole capture as cut short")
     html = os.path.join(tmp, "cut.html")
     report = os.path.join(tmp, "cut.json")
     with open(report, "w") as f:

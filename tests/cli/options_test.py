@@ -5,6 +5,7 @@
 the files, --), --help with the exit statuses, --version, an empty standard
 input, and `roceshark health`, whose exit status is scripts/roce-health's
 on the same capture and options."""
+import json
 import os
 import re
 import shutil
@@ -157,6 +158,25 @@ def run(argv):
     status, out, _ = cli.command("-o", "roce.path_order:nic-a,leaf-1,nic-b", "triage", mp)
     if "path_order" in out:
         raise rslib.Failure(f"every roce.path_order name is a point, yet the triage notes it:\n{out}")
+    # roce.point_names / roce.point_link_gbps entries no point took are listed
+    # as settings, in the command and in tshark alike, and a clean capture stays PASS.
+    names = ("-o", "roce.point_names:7=leaf-7", "-o", "roce.point_link_gbps:lef-1:25")
+    status, out, _ = cli.command(*names, "health", clean)
+    if status or "Overall: PASS" not in out:
+        raise rslib.Failure(f"unmatched point names changed clean's verdict (exit {status}):\n{out}")
+    status, out, _ = cli.command(*names, "triage", clean)
+    flat = " ".join(out.split())
+    for want in ("Setting: roce.point_names gives 7=leaf-7, which no capture point",
+                 "Setting: roce.point_link_gbps gives lef-1, which no capture point"):
+        if want not in flat:
+            raise rslib.Failure(f"{want!r} is not in the triage:\n{out}")
+    in_tshark = rslib.tshark("-q", "-r", clean, *names, "-z", "roce,triage")
+    if in_tshark.strip() not in out:
+        raise rslib.Failure(f"tshark's triage differs from the command's:\n{in_tshark}\n---\n{out}")
+    status, out, _ = cli.command(*names, "report", clean)
+    kinds = {q["kind"] for q in json.loads(out)["capture_quality"]}
+    if kinds != {"point_names_unmatched", "point_link_gbps_unmatched"}:
+        raise rslib.Failure(f"capture_quality kinds {kinds} with unmatched point names")
     # health: PASS, FAIL, WARN with and without --fail-on warn, INCOMPLETE (a reached limit).
     seen = set()
     for scenario, *options in (("clean",), ("pfc_storm",), ("qos_ecn_off",), ("qos_ecn_off", "--fail-on=warn"),

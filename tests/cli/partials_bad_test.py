@@ -223,6 +223,18 @@ def run(argv):
             if status != 2 or word not in err:
                 raise rslib.Failure(f"partial {args}: exit {status}, {err!r}")
         print("partial's own errors: exit 2, named, no file left")
+        d = os.path.join(tmp, "shards")
+        for args, word in ((["-w", d, cap], "-n"), (["-n", "0", "-w", d, cap], "-n 0"),
+                           (["-n", "2000", "-w", d, cap], "-n"), (["-n", "2", "--shard", "1/2", "-w", d, cap], "--shard"),
+                           (["-n", "2", cap], "-w DIR"), (["-n", "2", "-w", cap + "/x", cap], cap)):
+            status, _, err = cli.command("split", *args)
+            if status != 2 or word not in err or os.path.exists(d):
+                raise rslib.Failure(f"split {args}: exit {status}, {err!r}")
+        status, _, err = cli.command("split", "-n", "2", "-w", d, cap, os.path.join(tmp, "missing.pcapng"))
+        left = os.listdir(d) if os.path.exists(d) else []
+        if status != 2 or left or "missing.pcapng" not in err:
+            raise rslib.Failure(f"split of a missing input: exit {status}, left {left}, {err!r}")
+        print("split's own errors: exit 2, named, no shard left")
 
 
 rslib.main(run)

@@ -71,18 +71,35 @@ def concatenated(tmp, name, capture, opts, whole_report):
 
 
 def partials(tmp, tag, files, opts, shards, per_file=False):
-    """Partial reports of `files`: host-pair shards of all of them, or of each file apart."""
-    out = []
-    cells = [(f, k) for f in (range(len(files)) if per_file else [None]) for k in range(shards)]
-    for f, k in cells:
-        path = os.path.join(tmp, f"{tag}-{f}-{k}.rsp")
-        args = ["partial", "-w", path, "--shard", f"{k}/{shards}", *opts]
-        if f is not None:
-            args += ["--file", str(f)]
-        status, _, err = run(*args, *files)
+    """Partial reports of `files`: host-pair shards of all of them, written
+    by `split` in one read (at 3 shards also by `partial --shard K/3`, which
+    must write the same bytes), or by `partial` of each file apart."""
+    if not per_file:
+        directory = os.path.join(tmp, f"{tag}-split")
+        status, _, err = run("split", "-n", str(shards), "-w", directory, *opts, *files)
         if status != 0:
-            raise rslib.Failure(f"{tag}: partial {f} {k}/{shards} exited {status}: {err}")
-        out.append(path)
+            raise rslib.Failure(f"{tag}: split -n {shards} exited {status}: {err}")
+        out = [os.path.join(directory, f"shard-{k}-of-{shards}.rsp") for k in range(shards)]
+        if sorted(os.listdir(directory)) != sorted(os.path.basename(p) for p in out):
+            raise rslib.Failure(f"{tag}: split -n {shards} wrote {sorted(os.listdir(directory))}")
+        for k in range(shards if shards == 3 else 0):
+            alone = os.path.join(tmp, f"{tag}-{k}.rsp")
+            status, _, err = run("partial", "-w", alone, "--shard", f"{k}/{shards}", *opts, *files)
+            with open(alone, "rb") as a, open(out[k], "rb") as b:
+                if status != 0 or a.read() != b.read():
+                    raise rslib.Failure(f"{tag}: partial --shard {k}/{shards} (exit {status}: {err}) "
+                                        f"is not split's shard {k}")
+            os.remove(alone)
+        random.Random(tag).shuffle(out)
+        return out
+    out = []
+    for f in range(len(files)):
+        for k in range(shards):
+            path = os.path.join(tmp, f"{tag}-{f}-{k}.rsp")
+            status, _, err = run("partial", "-w", path, "--shard", f"{k}/{shards}", "--file", str(f), *opts, *files)
+            if status != 0:
+                raise rslib.Failure(f"{tag}: partial {f} {k}/{shards} exited {status}: {err}")
+            out.append(path)
     random.Random(tag).shuffle(out)  # the merge order must not matter
     return out
 

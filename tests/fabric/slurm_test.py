@@ -2,13 +2,13 @@
 """scripts/roceshark-slurm on a real one-node Slurm cluster of the test's
 own (slurm_cluster.py; docs/fabric.md).
 
-One file per capture point of mp_drop (made with the generator), 4 shards
-each: the array's 12 partials merged must give exactly what `roceshark
-triage` and `roceshark report` give on the three files. A file cut short
-must come through as the command says it (exit 1, written). And when one
-shard task fails (a --roceshark wrapper fails that one cell: every file is
-read by 4 tasks, so a bad file would fail all 4), --wait must exit 2 naming
-that task and its shard, and no result may be left.
+One file per capture point of mp_drop (made with the generator), split
+into 4 shards each by its own array task: the 12 partials merged must give
+exactly what `roceshark triage` and `roceshark report` give on the three
+files. A file cut short must come through as the command says it (exit 1,
+written). And when one task fails (a --roceshark wrapper fails file 1's
+split), --wait must exit 2 naming that task and its file, the other files'
+shards are written, and no result may be left.
 Needs root, slurm-wlm and munge; skipped (77) otherwise, with the reason."""
 import os
 import subprocess
@@ -55,13 +55,13 @@ def results_equal(cluster, out, files, want_status, prefs=()):
                                 f"  command: {(want.splitlines() + ['(end)'])[at]!r}")
 
 
-def one_shard_fails(cluster, tmp, files):
-    """Task 6 (file 1, shard 2/4) fails; the other 11 succeed."""
-    wrapper = os.path.join(tmp, "fail-one-shard")
+def one_task_fails(cluster, tmp, files):
+    """Task 1 (file 1's split) fails; the other two succeed."""
+    wrapper = os.path.join(tmp, "fail-one-task")
     with open(wrapper, "w") as f:
         f.write(f"""#!/bin/sh
-if [ "$1 $2 $3 $4 $5" = "partial --file 1 --shard 2/4" ]; then
-  echo "injected failure: this shard only" >&2
+if [ "$1 $2 $3 $4 $5" = "split -n {SHARDS} --file 1" ]; then
+  echo "injected failure: this file only" >&2
   exit 2
 fi
 exec {cli.COMMAND} "$@"
@@ -70,16 +70,17 @@ exec {cli.COMMAND} "$@"
     out = os.path.join(tmp, "one-fails")
     p = submit(cluster, out, files, "--roceshark", wrapper)
     named = [line for line in p.stderr.splitlines() if " failed, exit " in line or "did not finish" in line]
-    if p.returncode != 2 or len(named) != 1 or "task 6 (file 1 " not in named[0] or "shard 2/4" not in named[0]:
-        raise rslib.Failure(f"one failed shard: exit {p.returncode}, want 2 naming task 6 (shard 2/4) alone:\n{p.stderr}")
+    if p.returncode != 2 or len(named) != 1 or f"task 1 (file 1 {files[1]})" not in named[0]:
+        raise rslib.Failure(f"one failed task: exit {p.returncode}, want 2 naming task 1 (file 1) alone:\n{p.stderr}")
     if "injected failure" not in p.stderr:
         raise rslib.Failure(f"the failed task's log is not shown:\n{p.stderr}")
     left = sorted(n for n in os.listdir(out) if n not in ("partials", "logs"))
     if left:
         raise rslib.Failure(f"a task failed, and {out} holds {left}")
     partials = sorted(os.listdir(os.path.join(out, "partials")))
-    if len(partials) != len(files) * SHARDS - 1 or "part-1-2.rsp" in partials:
-        raise rslib.Failure(f"partials written: {partials}; want all but part-1-2.rsp")
+    want = sorted(f"file-{f}.shard-{k}-of-{SHARDS}.rsp" for f in (0, 2) for k in range(SHARDS))
+    if partials != want:
+        raise rslib.Failure(f"partials written: {partials}; want those of files 0 and 2: {want}")
 
 
 def run(argv):
@@ -104,9 +105,9 @@ def run(argv):
             results_equal(cluster, os.path.join(tmp, "whole"), files, 0)
             # ... under a preference of the analysis, which the partials carry to the merge.
             results_equal(cluster, os.path.join(tmp, "cut-short"), files[:-1] + [cut], 1, ["roce.lossless_priorities:3,5"])
-            one_shard_fails(cluster, tmp, files)
+            one_task_fails(cluster, tmp, files)
         print(f"{len(files)} files x {SHARDS} shards: the merged triage and report are the command's; "
-              f"a cut file exits 1, a failed shard is named; {time.monotonic() - start:.1f} s in all")
+              f"a cut file exits 1, a failed task is named; {time.monotonic() - start:.1f} s in all")
 
 
 if __name__ == "__main__":

@@ -99,9 +99,9 @@ void feed(Session& s, const prefs::Settings& settings, const std::vector<Frame>&
     in.check_icrc = settings.check_icrc;
     decode::Decoded d = decode::decode_frame(in);
     if (d.kind == decode::Kind::not_ours) continue;
-    const uint32_t point = points::frame_point(settings.naming.key, f.interface, d.erspan_session, d.outer_vlan);
+    const uint32_t point = points::frame_point(settings.cfg.naming.key, f.interface, d.erspan_session, d.outer_vlan);
     d.set_point(point);
-    if (d.kind != decode::Kind::cross) s.name_point(point, points::name(settings.naming, point, nullptr));
+    if (d.kind != decode::Kind::cross) s.name_point(point, points::name(settings.cfg.naming, point, nullptr));
     switch (d.kind) {
       case decode::Kind::roce: s.feed(d.packet, f.wire_len); break;
       case decode::Kind::pause: s.feed(d.pause, f.wire_len); break;

@@ -205,9 +205,9 @@ def run(argv):
         problems.append(f"tap-missed copies {missed}, expected {TAP_MISSED.get(scenario, {})}")
     if missed and triage["health"]["verdict"] == "PASS":
         problems.append("a tap missed copies, yet the health is PASS")
-    lines = re.findall(r"^Capture: (.*)$", text, re.M)  # wrapped: their starts
+    lines = re.findall(r"^(?:Capture|Setting): (.*)$", text, re.M)  # wrapped: their starts
     if [l[:40] for l in lines] != [q["text"][:40] for q in doc["capture_quality"]]:
-        problems.append(f"the text's Capture: lines {lines} are not the report's {doc['capture_quality']}")
+        problems.append(f"the text's Capture:/Setting: lines {lines} are not the report's {doc['capture_quality']}")
     if problems:
         raise rslib.Failure(f"{scenario}:\n  " + "\n  ".join(problems))
     print(f"{scenario}: {len(findings)} findings {kinds[:4]}, health {triage['health']['verdict']}")

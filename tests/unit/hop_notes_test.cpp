@@ -48,5 +48,19 @@ TEST(HopNotes, SkewSaysWhichClockIsAhead) {
             "MTU between them is below this frame");
 }
 
+// A lost packet is a loss; longer than anything that crossed the hop, the
+// size is its likely cause; with nothing across yet, or not longer, it is not.
+TEST(HopNotes, ALostPacketLongerThanAnyThatCrossedBlamesTheMtu) {
+  std::vector<HopNote> notes = lost_notes(4200, 1518, "leaf-1", "spine-1");
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[0].kind, checks::kind("hop_loss"));
+  EXPECT_EQ(notes[0].text, lost_after_text("leaf-1"));
+  EXPECT_EQ(notes[1].kind, checks::kind("mtu_mismatch"));
+  EXPECT_EQ(notes[1].text, lost_too_big_text("leaf-1", "spine-1", 4200, 1518));
+  EXPECT_EQ(lost_notes(1518, 1518, "leaf-1", "spine-1").size(), 1u);
+  EXPECT_EQ(lost_notes(4200, 0, "leaf-1", "spine-1").size(), 1u);
+  EXPECT_EQ(lost_notes(70000, 65535, "a", "b").size(), 1u);  // lengths past 16 bits compare capped
+}
+
 }  // namespace
 }  // namespace roceshark::hop

@@ -47,7 +47,7 @@ TEST(Preferences, DefaultsAreTheEnginesDefaults) {
   EXPECT_EQ(s.cfg.health.loss_pct.warn, d.health.loss_pct.warn);
   EXPECT_EQ(s.cfg.health.stall_pct.fail, d.health.stall_pct.fail);
   EXPECT_EQ(s.cfg.clock_mode, ClockMode::synced);
-  EXPECT_EQ(s.naming.key, points::Key::interface);
+  EXPECT_EQ(s.cfg.naming.key, points::Key::interface);
   EXPECT_TRUE(s.check_icrc);
 }
 
@@ -69,7 +69,7 @@ TEST(Preferences, ValuesApply) {
   ASSERT_TRUE(set(s, *find("clock"), " estimate ", error)) << error;
   EXPECT_EQ(s.cfg.clock_mode, ClockMode::estimate);
   ASSERT_TRUE(set(s, *find("point_key"), "erspan", error)) << error;
-  EXPECT_EQ(s.naming.key, points::Key::erspan);
+  EXPECT_EQ(s.cfg.naming.key, points::Key::erspan);
   ASSERT_TRUE(set(s, *find("point_link_gbps"), "nic-a:25, leaf:1:400.5", error)) << error;
   ASSERT_EQ(s.cfg.point_gbps_by_name.size(), 2u);
   EXPECT_EQ(s.cfg.point_gbps_by_name[1].first, "leaf:1");  // the speed is after the last colon
@@ -122,7 +122,7 @@ TEST(Preferences, BadValuesChangeNothing) {
     EXPECT_EQ(s.cfg.link_gbps, before.cfg.link_gbps);
     EXPECT_EQ(s.check_icrc, before.check_icrc);
     EXPECT_EQ(s.cfg.clock_mode, before.cfg.clock_mode);
-    EXPECT_EQ(s.naming.names, before.naming.names);
+    EXPECT_EQ(s.cfg.naming.names, before.cfg.naming.names);
     EXPECT_EQ(s.cfg.path_order_names, before.cfg.path_order_names);
     EXPECT_EQ(s.cfg.point_gbps_by_name, before.cfg.point_gbps_by_name);
     EXPECT_TRUE(s.cfg.policy == before.cfg.policy);

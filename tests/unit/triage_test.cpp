@@ -870,6 +870,38 @@ TEST(Health, PathOrderNamesMissingFromTheCaptureAreNoted) {
   EXPECT_TRUE(path_order_unmatched(Analyzer{}).empty());
 }
 
+// roce.point_names entries and roce.point_link_gbps names that no point
+// took are listed (a typo is not silent), as notes on the settings: a
+// site-wide table names points one capture need not have, so they never
+// make a clean capture WARN.
+TEST(Health, PointNamesAndSpeedsNoPointTookAreNotedWithoutAVerdict) {
+  Config cfg;
+  cfg.naming.names = {{"1", "leaf-1"}, {"7", "leaf-7"}, {"8", "leaf\x1b"}};
+  cfg.point_gbps_by_name = {{"leaf-1", 400}, {"lef-1", 25}};
+  Analyzer a(cfg);
+  a.name_point(1, "leaf-1");
+  const std::vector<QualityNote> notes = names_unmatched(a);
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[0].kind, "point_names_unmatched");
+  EXPECT_EQ(notes[0].count, 2u);
+  EXPECT_TRUE(notes[0].settings_only);
+  EXPECT_NE(notes[0].text.find("roce.point_names gives 7=leaf-7, 8=leaf\\x1b, which no capture points"), std::string::npos)
+      << notes[0].text;
+  EXPECT_EQ(notes[1].kind, "point_link_gbps_unmatched");
+  EXPECT_EQ(notes[1].count, 1u);
+  EXPECT_NE(notes[1].text.find("gives lef-1, which no capture point of this capture took"), std::string::npos) << notes[1].text;
+  EXPECT_NE(notes[1].text.find("roce.link_gbps (100 Gb/s)"), std::string::npos) << notes[1].text;
+  const Triage tr = make_triage(ReportStats{}, a);
+  EXPECT_EQ(tr.health.quality.size(), 2u);  // the verdict on a real capture: options_test.py
+  const std::string text = format_triage(tr, "");
+  EXPECT_NE(text.find("Setting: roce.point_names gives"), std::string::npos) << text;
+  EXPECT_EQ(text.find("capture quality"), std::string::npos) << text;
+  a.name_point(7, "leaf-7");
+  a.name_point(8, "leaf\x1b");
+  a.name_point(2, "lef-1");
+  EXPECT_TRUE(names_unmatched(a).empty());
+}
+
 // An internal cap passed is a limit like roce.max_flows: listed, said in
 // the triage and the JSON, and the verdict is INCOMPLETE. The analysis'
 // (65 ports of one class pausing at once at one point) and the statistics'
