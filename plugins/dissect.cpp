@@ -13,6 +13,7 @@
 #include "plugins/extract.h"
 #include "plugins/points.h"
 #include "plugins/roce.h"
+#include "taps/read_check.h"
 
 namespace roceshark::glue {
 namespace {
@@ -53,6 +54,7 @@ int dissect_roce(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, void*) {
     if (!v && !pause) dcbx = a.find_dcbx(pinfo->num);
     if (!v && !pause && !dcbx) icmp = a.find_icmp(pinfo->num);
   } else {
+    frame_read_at(pinfo->fd->file_off);
     const decode::Decoded d = extract(tvb, pinfo, check_icrc);
     switch (d.kind) {
       case decode::Kind::not_ours: return 0;
