@@ -11,7 +11,7 @@
 #include <stdexcept>
 
 #include "cli/mapped_capture.h"
-#include "ws-compat/ws_compat.h"
+#include "plugins/compat/ws_compat.h"
 
 namespace roceshark::cli {
 

@@ -4,7 +4,7 @@
 #include <epan/tap.h>
 
 #include "plugins/roce.h"
-#include "ws-compat/ws_compat.h"
+#include "plugins/compat/ws_compat.h"
 #include "ui-stats/register.h"
 
 extern "C" {

@@ -4,7 +4,7 @@
 #include <epan/epan.h>
 #include <wiretap/wtap.h>
 
-#include "ws-compat/ws_compat.h"
+#include "plugins/compat/ws_compat.h"
 
 namespace roceshark::glue {
 namespace {

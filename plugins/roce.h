@@ -9,7 +9,7 @@
 #include "epan-ext/analysis/stored_analysis.h"
 #include "epan-ext/common/checks.h"
 #include "epan-ext/analysis/tap_record.h"
-#include "ws-compat/ws_compat.h"
+#include "plugins/compat/ws_compat.h"
 
 namespace roceshark::glue {
 

@@ -7,7 +7,7 @@
 #include <wsutil/buffer.h>
 
 #include "plugins/command_line.h"
-#include "ws-compat/ws_compat.h"
+#include "plugins/compat/ws_compat.h"
 
 namespace roceshark::glue {
 namespace {

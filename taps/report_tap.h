@@ -13,7 +13,7 @@
 
 #include "epan-ext/common/json_writer.h"
 #include "epan-ext/report/tapped.h"
-#include "ws-compat/ws_compat.h"
+#include "plugins/compat/ws_compat.h"
 #include "taps/cli.h"
 #include "taps/read_check.h"
 

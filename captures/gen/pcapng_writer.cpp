@@ -4,7 +4,7 @@
 #include <wiretap/wtap.h>
 #include <wsutil/wslog.h>
 
-#include "ws-compat/ws_compat.h"
+#include "plugins/compat/ws_compat.h"
 
 #include <algorithm>
 #include <cstring>
