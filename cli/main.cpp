@@ -147,7 +147,7 @@ Address parse_host(const char* v) {
 // "unknown view 'triag'", with the view meant when it looks like a typo.
 UsageError unknown_view(const std::string& view, const std::vector<std::string>& rest) {
   std::vector<std::string_view> names(std::begin(kViewNames), std::end(kViewNames));
-  names.push_back("monitor");
+  for (const char* command : {"monitor", "partial", "split", "merge"}) names.push_back(command);
   std::string why = "unknown view '" + view + "'";
   if (const std::string_view near = nearest(view, names); !near.empty())
     return {why + ": did you mean '" + std::string(near) + "'?"};

@@ -112,6 +112,7 @@ def run(argv):
             (["triag", clean], "unknown view 'triag': did you mean 'triage'?"),
             (["hop", clean], "did you mean 'hops'?"),
             (["monitr", clean], "did you mean 'monitor'?"),
+            (["splt", clean], "did you mean 'split'?"),
             (["REPORT", clean], "unknown view 'REPORT'"),
             ([clean, "triage"], "the view comes before the files (roceshark triage FILE...)"),
             (["-j", "1", "monitor", clean], "monitor comes first"),
