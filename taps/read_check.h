@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Whether tshark read its capture file to the end. tshark still draws the
-// -z statistics after a read error (it says so on stderr and exits 2), and
+// -z statistics after a read error (it says so on stderr and exits non-zero), and
 // a tap cannot see the error. So the file tshark was given is looked at
 // again: an uncompressed pcap or pcapng file whose bytes after the last
 // frame read are whole records or blocks up to its end was read whole (the
