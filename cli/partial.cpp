@@ -50,7 +50,7 @@ constexpr const char* kSplitUsage =
     "Decode capture files once into the partial reports of all N host-pair shards, for\n"
     "`roceshark merge VIEW PARTIAL...`: each is the file `roceshark partial --shard K/N` writes.\n"
     "Every task of one job is given the same FILEs (the whole set, in the same order):\n"
-    "  -n N                  the number of host-pair shards, 1-1024\n"
+    "  -n N                  the number of host-pair shards, 1-256 (a file open for each)\n"
     "  -w DIR                the directory to write them in (made if missing): shard-K-of-N.rsp,\n"
     "                        or with --file, file-I.shard-K-of-N.rsp (I: the files, joined by +)\n"
     "  --file I              read only the I-th FILE (from 0; repeat for several); default all\n"
@@ -96,7 +96,7 @@ Options parse(int argc, char** argv, bool split) {
       case 'w': o.out = optarg; break;
       case 'n':
         have_shards = true;
-        o.shards = number("-n", optarg, 1024);
+        o.shards = number("-n", optarg, 256);
         if (o.shards == 0) throw UsageError{"-n 0: at least one shard"};
         break;
       case 'a': o.concatenate = true; break;

@@ -225,7 +225,7 @@ def run(argv):
         print("partial's own errors: exit 2, named, no file left")
         d = os.path.join(tmp, "shards")
         for args, word in ((["-w", d, cap], "-n"), (["-n", "0", "-w", d, cap], "-n 0"),
-                           (["-n", "2000", "-w", d, cap], "-n"), (["-n", "2", "--shard", "1/2", "-w", d, cap], "--shard"),
+                           (["-n", "257", "-w", d, cap], "-n 257"), (["-n", "2", "--shard", "1/2", "-w", d, cap], "--shard"),
                            (["-n", "2", cap], "-w DIR"), (["-n", "2", "-w", cap + "/x", cap], cap)):
             status, _, err = cli.command("split", *args)
             if status != 2 or word not in err or os.path.exists(d):
