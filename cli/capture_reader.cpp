@@ -98,7 +98,7 @@ bool CaptureReader::wiretap_next(Record& r) {
     wtap_rec_reset(&impl_->rec);  // without it, options pile up: ~100 MiB per million records
     const uint8_t* data = ws::read(impl_->w, &impl_->rec, &impl_->buf, &err, &info, &offset);
     if (!data) {
-      if (err) throw std::runtime_error(path_ + ": record " + std::to_string(records_ + 1) + ": " + ws::wtap_error(err, info));
+      if (err) throw std::runtime_error(ws::read_error_text(path_, records_ + 1, err, info));
       return false;
     }
     ++records_;

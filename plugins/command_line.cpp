@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "plugins/command_line.h"
 
-#include <cstring>
 #include <fstream>
 #include <string_view>
 

@@ -73,8 +73,7 @@ std::optional<std::string> read_error(const std::string& path) {
   wtap_rec_cleanup(&rec);
   ws_buffer_free(&buf);
   wtap_close(w);
-  // The command's words for the same error (cli/capture_reader.cpp).
-  if (err) return path + ": record " + std::to_string(records + 1) + ": " + ws::wtap_error(err, info);
+  if (err) return ws::read_error_text(path, records + 1, err, info);
   return std::nullopt;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "epan-ext/report/capture_quality.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 #include "epan-ext/common/printable.h"
@@ -80,6 +81,10 @@ std::vector<QualityNote> names_unmatched(const AnalysisFacts& a) {
     note("point_link_gbps_unmatched", "roce.point_link_gbps", list, n,
          ": a point meant by one of them, misspelt, is taken at roce.link_gbps (" + std::to_string(uint64_t(c.link_gbps)) + " Gb/s)");
   return out;
+}
+
+bool quality_warns(const std::vector<QualityNote>& notes) {
+  return std::any_of(notes.begin(), notes.end(), [](const QualityNote& q) { return !q.settings_only; });
 }
 
 std::vector<QualityNote> capture_quality(const ReportStats& s, const AnalysisFacts& a) {

@@ -38,6 +38,9 @@ std::vector<QualityNote> path_order_unmatched(const AnalysisFacts& a);
 // has (settings_only). A mistyped speed would leave that link at
 // roce.link_gbps, so the note says which.
 std::vector<QualityNote> names_unmatched(const AnalysisFacts& a);
+// Whether any note is on the capture itself (not settings_only): those make
+// a verdict WARN at least, and the triage's summary names them.
+bool quality_warns(const std::vector<QualityNote>& notes);
 // Every note, for the triage and the JSON report.
 std::vector<QualityNote> capture_quality(const ReportStats& s, const AnalysisFacts& a);
 

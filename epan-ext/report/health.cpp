@@ -115,8 +115,7 @@ Health assess(const ReportStats& s, const AnalysisFacts& a, const Findings& f) {
 
   for (const Metric& x : h.metrics) h.overall = std::max(h.overall, x.grade);
   h.quality = capture_quality(s, a);
-  for (const QualityNote& q : h.quality)
-    if (!q.settings_only) h.overall = std::max(h.overall, Grade::warn);
+  if (quality_warns(h.quality)) h.overall = std::max(h.overall, Grade::warn);
   // Ratios over part of the capture could move either way on the rest: no verdict, not even FAIL.
   h.limits = limits_reached(s, a);
   if (!h.limits.empty()) h.overall = Grade::incomplete;

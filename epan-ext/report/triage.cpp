@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "epan-ext/report/triage.h"
 
-#include <algorithm>
 #include <cstdio>
 
 #include "epan-ext/report/findings_builder.h"
@@ -60,8 +59,7 @@ std::string summarise(const Findings& f, const Health& h, const AnalysisFacts& a
   for (const Metric& m : h.metrics)
     if (m.grade == Grade::fail || m.grade == Grade::warn)
       failing += (failing.empty() ? "" : ", ") + m.name + " " + grade_name(m.grade);
-  if (std::any_of(h.quality.begin(), h.quality.end(), [](const QualityNote& q) { return !q.settings_only; }))
-    failing += (failing.empty() ? "" : ", ") + std::string("capture quality");
+  if (quality_warns(h.quality)) failing += (failing.empty() ? "" : ", ") + std::string("capture quality");
   s += std::string(" Health: ") + grade_name(h.overall) + (failing.empty() ? "." : " (" + failing + ").");
   for (const Limit& l : h.limits) s += " " + limit_sentence(l);
   return s;

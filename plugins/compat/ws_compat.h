@@ -127,6 +127,11 @@ inline std::string wtap_error(int err, gchar* info) {
   }
   return s;
 }
+// A read error in the words the command and the plugin both give it:
+// "FILE: record N: why" (N from 1).
+inline std::string read_error_text(const std::string& path, uint64_t record, int err, gchar* info) {
+  return path + ": record " + std::to_string(record) + ": " + wtap_error(err, info);
+}
 // The next record's bytes, or null at the end or on an error (err set).
 inline const uint8_t* read(wtap* w, wtap_rec* rec, Buffer* buf, int* err, gchar** info, gint64* offset) {
   return detail::read(wtap_read, w, rec, buf, err, info, offset);
