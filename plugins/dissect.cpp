@@ -9,6 +9,7 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <type_traits>
 
 #include "plugins/extract.h"
 #include "plugins/points.h"
@@ -23,6 +24,7 @@ constexpr uint32_t kVerdictKey = 0;  // our only per-packet proto data: "this fr
 
 template <typename T>
 const T* pool_copy(packet_info* pinfo, const T& value) {
+  static_assert(std::is_trivially_destructible_v<T>);
   return new (wmem_alloc(pinfo->pool, sizeof(T))) T(value);  // trivially destructible: the pool frees it
 }
 
@@ -49,7 +51,7 @@ int dissect_roce(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, void*) {
   if (PINFO_FD_VISITED(pinfo)) {
     // Everything shown comes from the first pass: later passes (GUI packet
     // list, retap, -2) read the verdicts back, never decode again.
-    v = a.find(pinfo->num);
+    if (const std::optional<Verdict> kept = a.find(pinfo->num)) v = pool_copy(pinfo, *kept);
     if (!v) pause = a.find_pause(pinfo->num);
     if (!v && !pause) dcbx = a.find_dcbx(pinfo->num);
     if (!v && !pause && !dcbx) icmp = a.find_icmp(pinfo->num);
@@ -73,7 +75,7 @@ int dissect_roce(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, void*) {
         break;
       case decode::Kind::roce:
         name_point(pinfo, a, d.packet.point);
-        v = &a.process(d.packet);
+        v = pool_copy(pinfo, a.process(d.packet));
         break;
     }
   }
@@ -85,11 +87,15 @@ int dissect_roce(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, void*) {
   if (p_get_proto_data(pinfo->pool, pinfo, ids.proto, kVerdictKey))
     proto_item_set_generated(proto_tree_add_item(t, ids.analysis_flags, tvb, 0, 0, ENC_NA));
 
-  // The tap runs after this frame's dissection: the record lives in the
-  // packet pool; the verdicts themselves stay put (the engine keeps them in deques).
+  // The tap runs after this frame's dissection: the record and the RoCE
+  // verdict live in the packet pool; the other verdicts stay put (the
+  // engine keeps them in deques).
   const uint64_t ts = a.analysis_ts(pinfo->num, frame_ts(pinfo));
   const EventLog* events = &session_events();
-  const TapRecord rec = v ? roce_record(*v, a, ts, pinfo->fd->pkt_len, events)
+  const hop::HopVerdict* hop = nullptr;
+  if (v && v->has_hop)
+    if (const std::optional<hop::HopVerdict> h = a.find_hop(v->frame)) hop = pool_copy(pinfo, *h);
+  const TapRecord rec = v ? TapRecord{v, &a, ts, pinfo->fd->pkt_len, nullptr, nullptr, events, hop, a.rtt_samples(*v)}
                           : TapRecord{.verdict = nullptr, .facts = &a, .ts_ns = ts, .frame_len = pinfo->fd->pkt_len,
                                       .pause = pause, .dcbx = dcbx, .events = events, .icmp = icmp};
   // A dissector that threw inside an ICMP error's quoted packet leaves

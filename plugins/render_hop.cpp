@@ -21,7 +21,7 @@ constexpr checks::Kind kMergedPoints = checks::kind("merged_points");
 
 void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verdict& v, const StoredAnalysis& a) {
   const std::string& point = a.point_name(v.point);
-  if (const hop::HopVerdict* h = v.has_hop ? a.find_hop(v.frame) : nullptr) {
+  if (const std::optional<hop::HopVerdict> h = v.has_hop ? a.find_hop(v.frame) : std::nullopt) {
     const std::string& prev = a.point_name(h->prev_point);
     proto_item* hi = gen(proto_tree_add_int64(t, ids.hop_latency_ns, tvb, 0, 0, h->latency_ns));
     proto_tree* ht = proto_item_add_subtree(hi, ids.ett_hop);

@@ -121,6 +121,7 @@ struct HopVerdict {
   bool be_starved_first = false;  // the hop's evidence is enough with this one: the expert info
   uint32_t first_point = 0;    // the most upstream point that saw this transmission
   int64_t e2e_ns = 0;          // from there to here
+  bool operator==(const HopVerdict&) const = default;
 };
 
 // Whether the packet shows the hop's ECN marking against its queueing: ECT

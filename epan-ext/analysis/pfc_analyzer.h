@@ -34,6 +34,7 @@ struct PacketPfc {
   bool held = false;              // released back to back by a pause of its priority on its link (docs/pfc.md)
   bool unattributed = false;      // released like a held packet, but its sides point both ways: not counted
   bool lossy_first = false;       // first loss evidence on a priority without PFC, at this point
+  bool operator==(const PacketPfc&) const = default;
 };
 
 struct RoceSighting {

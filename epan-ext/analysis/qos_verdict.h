@@ -26,6 +26,7 @@ struct QosVerdict {
   uint8_t priority = 0;         // the priority the fabric gives the packet under the trust mode
   bool pcp_skipped = false;     // untagged: the PCP check does not apply
   bool learning = false;        // learned mode, too few packets to judge yet
+  bool operator==(const QosVerdict&) const = default;
 };
 
 }  // namespace roceshark::qos

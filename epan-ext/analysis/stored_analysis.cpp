@@ -20,16 +20,19 @@ const T* again(const std::deque<T>& kept, uint32_t frame) {
 
 }  // namespace
 
-const Verdict& StoredAnalysis::process(const PacketInfo& p) {
-  if (const Verdict* v = again(verdicts_, p.frame)) return *v;
+Verdict StoredAnalysis::process(const PacketInfo& p) {
+  if (p.frame <= verdicts_.last_frame())
+    if (std::optional<Verdict> v = verdicts_.find(p.frame)) return *v;
   Verdict v = Analyzer::process(p);
-  const auto rtts = last_rtt_samples();
-  v.rtt_first = static_cast<uint32_t>(rtt_samples_.size());
-  rtt_samples_.insert(rtt_samples_.end(), rtts.begin(), rtts.end());
-  if (const hop::HopVerdict* h = last_hop()) hops_.push_back(*h);
+  if (const auto rtts = last_rtt_samples(); !rtts.empty()) {
+    v.rtt_first = static_cast<uint32_t>(rtt_samples_.size());
+    rtt_samples_.insert(rtt_samples_.end(), rtts.begin(), rtts.end());
+  }
+  if (const hop::HopVerdict* h = last_hop()) hops_.push(*h);
   if (p.icrc == IcrcState::bad && !v.truncated) icrc_expected_[p.frame] = p.icrc_expected;
   retime(p.frame, p.ts_ns);
-  return verdicts_.emplace_back(v);
+  verdicts_.push(v);
+  return v;
 }
 
 const pfc::PauseVerdict& StoredAnalysis::process(const pfc::PauseFrame& f) {
@@ -58,21 +61,10 @@ uint64_t StoredAnalysis::analysis_ts(uint32_t frame, uint64_t ts_ns) const {
   return it == retimed_.end() ? ts_ns : it->second;
 }
 
-const Verdict* StoredAnalysis::find(uint32_t frame) const { return by_frame(verdicts_, frame); }
+std::optional<Verdict> StoredAnalysis::find(uint32_t frame) const { return verdicts_.find(frame); }
 const pfc::PauseVerdict* StoredAnalysis::find_pause(uint32_t frame) const { return by_frame(pauses_, frame); }
 const qos::DcbxVerdict* StoredAnalysis::find_dcbx(uint32_t frame) const { return by_frame(dcbx_, frame); }
 const icmp::Verdict* StoredAnalysis::find_icmp(uint32_t frame) const { return by_frame(icmp_, frame); }
-
-const hop::HopVerdict* StoredAnalysis::find_hop(uint32_t frame) const {
-  // Frames are mostly asked for in order: try where the last lookup ended.
-  for (size_t i = hop_cursor_; i < hops_.size() && i <= hop_cursor_ + 1; ++i)
-    if (hops_[i].frame == frame) return &hops_[hop_cursor_ = i];
-  auto it = std::lower_bound(hops_.begin(), hops_.end(), frame,
-                             [](const hop::HopVerdict& h, uint32_t f) { return h.frame < f; });
-  if (it == hops_.end() || it->frame != frame) return nullptr;
-  hop_cursor_ = static_cast<size_t>(it - hops_.begin());
-  return &*it;
-}
 
 std::optional<uint32_t> StoredAnalysis::icrc_expected(uint32_t frame) const {
   auto it = icrc_expected_.find(frame);

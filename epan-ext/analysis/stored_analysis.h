@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // An Analyzer that also keeps every result by frame, for front ends that
 // show a frame again after the first pass (Wireshark's GUI and `tshark -2`
-// read them back with find()). It costs about 130 bytes a RoCE frame; a
+// read them back with find()). It costs about 40 bytes a RoCE frame, and
+// as much again for a copy matched at a second point (verdict_store.h); a
 // streaming front end uses the Analyzer alone and keeps none.
 #pragma once
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "epan-ext/analysis/analyzer.h"
+#include "epan-ext/analysis/verdict_store.h"
 
 namespace roceshark {
 
@@ -21,18 +23,18 @@ class StoredAnalysis : public Analyzer {
 
   // The first pass: each frame is analysed once; given again (a frame
   // dissected twice), it gets its kept result.
-  const Verdict& process(const PacketInfo& p);
+  Verdict process(const PacketInfo& p);
   const pfc::PauseVerdict& process(const pfc::PauseFrame& f);
   const qos::DcbxVerdict& process(uint32_t frame, uint64_t ts_ns, const qos::DcbxAnnouncement& a);
   const icmp::Verdict& process(const icmp::TooBig& m);
   // Cross traffic leaves no result of its own (a copy seen twice at one point is ignored).
   void process(const CrossPacket& c) { Analyzer::process(c); }
 
-  const Verdict* find(uint32_t frame) const;
+  std::optional<Verdict> find(uint32_t frame) const;
   const pfc::PauseVerdict* find_pause(uint32_t frame) const;
   const qos::DcbxVerdict* find_dcbx(uint32_t frame) const;
   const icmp::Verdict* find_icmp(uint32_t frame) const;
-  const hop::HopVerdict* find_hop(uint32_t frame) const;
+  std::optional<hop::HopVerdict> find_hop(uint32_t frame) const { return hops_.find(frame); }
   std::span<const uint64_t> rtt_samples(const Verdict& v) const {
     return std::span(rtt_samples_).subspan(v.rtt_first, v.covered);
   }
@@ -44,9 +46,8 @@ class StoredAnalysis : public Analyzer {
 
  private:
   // In frame order; deques never move what they hold.
-  std::deque<Verdict> verdicts_;
-  std::deque<hop::HopVerdict> hops_;
-  mutable size_t hop_cursor_ = 0;  // find_hop's last answer
+  VerdictStore verdicts_;
+  HopStore hops_;
   std::deque<pfc::PauseVerdict> pauses_;
   std::deque<qos::DcbxVerdict> dcbx_;
   std::deque<icmp::Verdict> icmp_;
@@ -57,12 +58,5 @@ class StoredAnalysis : public Analyzer {
     if (latest_ts() != ts_ns) retimed_[frame] = latest_ts();
   }
 };
-
-// A RoCE packet's tap record, with what the analysis kept beside its verdict.
-inline TapRecord roce_record(const Verdict& v, const StoredAnalysis& a, uint64_t ts_ns, uint32_t frame_len,
-                             const EventLog* events = nullptr) {
-  return {&v, &a, ts_ns, frame_len, nullptr, nullptr, events, v.has_hop ? a.find_hop(v.frame) : nullptr,
-          a.rtt_samples(v)};
-}
 
 }  // namespace roceshark

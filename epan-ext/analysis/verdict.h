@@ -77,6 +77,7 @@ struct PacketSummary {
     s.icrc = p.icrc, s.ack_req = p.ack_req, s.fecn = p.fecn, s.becn = p.becn, s.has_aeth = p.has_aeth;
     return s;
   }
+  bool operator==(const PacketSummary&) const = default;
 };
 
 struct Verdict {
@@ -119,6 +120,7 @@ struct Verdict {
   pfc::PacketPfc pfc;
 
   bool untracked() const { return beyond != LimitKind::none; }
+  bool operator==(const Verdict&) const = default;
 };
 
 }  // namespace roceshark

@@ -37,7 +37,7 @@ void EvidenceStats::add(const TapRecord& r) {
   if (r.pause) add_pause(*r.pause);
   if (r.verdict) add_roce(r, *r.verdict);
   if (r.icmp && r.icmp->below && r.icmp->report != kNoId)
-    note(Clue::icmp_mtu, r.icmp->report, r.icmp->point, 0, r.icmp->frame, r.icmp->stream);
+    note(Clue::mtu_mismatch, r.icmp->report, r.icmp->point, 0, r.icmp->frame, r.icmp->stream);
 }
 
 void EvidenceStats::add_pause(const pfc::PauseVerdict& v) {
@@ -86,7 +86,7 @@ void EvidenceStats::add_roce(const TapRecord& r, const Verdict& v) {
   if (v.nak != NakCode::none && v.nak != NakCode::rnr && v.nak != NakCode::psn_sequence_error)
     note(Clue::nak_error, static_cast<uint32_t>(v.nak), v.point, 0, v.frame, s);
   if (v.role == Role::request && v.pkt.ecn == 3) note(Clue::ce, v.row_flow, v.point, 0, v.frame, s);
-  if (v.cnp_missing) note(Clue::cnp_missing, v.row_flow, v.point, 0, v.frame, s);
+  if (v.cnp_missing) note(Clue::ce_without_cnp, v.row_flow, v.point, 0, v.frame, s);
   // The engine flags the first loss sign on a priority without PFC; the
   // ones after it at that place are evidence too.
   const std::pair place{v.point, uint32_t{v.pfc.priority}};
@@ -101,7 +101,7 @@ void EvidenceStats::add_starved(const hop::HopVerdict& h, const Verdict& v) {
   sh.max_wait_ns = std::max(sh.max_wait_ns, h.queue_ns);
   sh.max_share_pct = std::max(sh.max_share_pct, h.be_share_pct);
   sh.max_be_wait_ns = std::max(sh.max_be_wait_ns, h.be_wait_ns);
-  note(Clue::be_starved, h.prev_point, v.point, 0, v.frame, v.stream);
+  note(Clue::starved_by_besteffort, h.prev_point, v.point, 0, v.frame, v.stream);
 }
 
 void EvidenceStats::take_back_loss(uint32_t frame, uint32_t flow, uint32_t point, uint32_t stream, uint8_t priority) {

@@ -18,7 +18,8 @@
 
 namespace roceshark::triage {
 
-// What a frame shows; `a`, `b`, `c` of the key locate it.
+// What a frame shows; `a`, `b`, `c` of the key locate it. A clue that feeds
+// one check of the catalogue (epan-ext/common/checks.h) carries its name.
 enum class Clue : uint8_t {
   qos,          // a check failed: a = check, b = point
   remark,       // DSCP/PCP changed between points: a = from, b = to, c = remark_key()
@@ -43,10 +44,10 @@ enum class Clue : uint8_t {
   ecn_bleached, // ECN cleared between points: a = from, b = to
   ecn_unmarked, // queued beyond another hop's ECN onset, unmarked: a = from, b = to, c = priority
   vlan,         // VLAN tag stripped, added or changed between points: a = from, b = to, c = VlanChange::key()
-  cnp_missing,  // a response long after CE marks on its QP, never a CNP: a = request flow, b = point
-  icmp_mtu,     // ICMP too-big with an MTU below the quoted flow's packets: a = AnalysisFacts::icmp_report, b = point
+  ce_without_cnp,  // a response long after CE marks on its QP, never a CNP: a = request flow, b = point
+  mtu_mismatch, // ICMP too-big with an MTU below the quoted flow's packets: a = AnalysisFacts::icmp_report, b = point
   cnp_queued,   // a CNP queued like the data before it on a hop: a = from, b = to
-  be_starved,   // RoCE queued while best-effort took the port: a = from, b = to
+  starved_by_besteffort,  // RoCE queued while best-effort took the port: a = from, b = to
   chatter,      // PFC frame in pause chatter: as storm
 };
 
@@ -78,7 +79,7 @@ struct Evidence {
 };
 
 // What the selected frames of one hop showed of RoCE starved behind
-// best-effort (Clue::be_starved), for the finding.
+// best-effort (Clue::starved_by_besteffort), for the finding.
 struct StarvedHop {
   uint64_t max_wait_ns = 0;     // RoCE's longest wait on the hop
   uint8_t max_share_pct = 0;    // best-effort's largest share of the link meanwhile

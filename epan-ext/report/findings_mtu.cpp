@@ -111,7 +111,7 @@ void add_icmp_findings(Builder& b, std::vector<HopFinding>& hops) {
     std::set<uint32_t> points;
   };
   std::map<uint32_t, Group> by_report;
-  for (auto [it, end] = b.s.evidence.of(Clue::icmp_mtu); it != end; ++it) {
+  for (auto [it, end] = b.s.evidence.of(Clue::mtu_mismatch); it != end; ++it) {
     Group& g = by_report[std::get<1>(it->first)];
     g.items.push_back(&it->second);
     g.points.insert(std::get<2>(it->first));

@@ -303,7 +303,7 @@ void ce_without_cnp(Builder& b) {
   };
   std::map<std::string, Receiver> by_receiver;
   std::map<uint32_t, Receiver*> flagged;  // request flow -> its receiver
-  for (auto [it, end] = b.s.evidence.of(Clue::cnp_missing); it != end; ++it) {
+  for (auto [it, end] = b.s.evidence.of(Clue::ce_without_cnp); it != end; ++it) {
     const auto& [c, flow, point, x] = it->first;
     Receiver& r = by_receiver[b.a.flow_key(flow).dst.to_string()];
     r.items.push_back(&it->second);

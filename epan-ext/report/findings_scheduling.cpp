@@ -36,7 +36,7 @@ void cnp_queueing(Builder& b) {
 // RoCE starved behind best-effort: reported with kMinEvidence selected
 // packets or more, so one unlucky wait is not a finding.
 void besteffort_first(Builder& b) {
-  for (const auto& [k, h] : b.gather_hops(Clue::be_starved)) {
+  for (const auto& [k, h] : b.gather_hops(Clue::starved_by_besteffort)) {
     if (Builder::count(h.items) < hop::BestEffort::kMinEvidence) continue;  // selected packets
     const StarvedHop& sh = b.s.evidence.starved().at(k);
     const std::string hop = b.hop(k.first, k.second), to = b.point(k.second), prio = std::to_string(sh.priority);

@@ -381,7 +381,7 @@ TEST(Analyzer, CmQpReuseStartsANewStream) {
   a.process(cm(w, false, {CmMessage::Kind::rep, 2, 1, w.qp_b, 200}, us));
   const uint32_t old_stream = a.process(w.req(2 * us, 100, true)).stream;
   a.process(w.req(3 * us, 101, true));
-  const Verdict& rep = [&]() -> const Verdict& {
+  const Verdict rep = [&] {
     a.process(cm(w, true, {CmMessage::Kind::req, 3, 0, w.qp_a, 7000}, 10 * us));
     return a.process(cm(w, false, {CmMessage::Kind::rep, 4, 3, w.qp_b, 8000}, 11 * us));
   }();
@@ -539,7 +539,7 @@ TEST(Analyzer, ProcessingAFrameTwiceReturnsTheStoredVerdict) {
   a.process(p);
   a.process(w.req(2 * us, 6));
   EXPECT_EQ(a.process(p).seq, SeqClass::gap);  // not re-analysed as a retransmission
-  EXPECT_EQ(a.find(99), nullptr);
+  EXPECT_FALSE(a.find(99));
 }
 
 TEST(Analyzer, Ipv6FlowsWork) {

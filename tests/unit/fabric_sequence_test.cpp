@@ -16,8 +16,8 @@ constexpr uint64_t us = 1000;
 struct FabricTest : ::testing::Test {
   StoredAnalysis a;
   Wire w;
-  const Verdict& req(uint64_t t, uint32_t psn, bool ack_req = false) { return a.process(w.req(t, psn, ack_req)); }
-  const Verdict& resp(uint64_t t, uint32_t psn, uint8_t syn = test::kSynAck) { return a.process(w.resp(t, psn, syn)); }
+  Verdict req(uint64_t t, uint32_t psn, bool ack_req = false) { return a.process(w.req(t, psn, ack_req)); }
+  Verdict resp(uint64_t t, uint32_t psn, uint8_t syn = test::kSynAck) { return a.process(w.resp(t, psn, syn)); }
   // Responses seen at the point, so a NAK would pass here, and the
   // round trip from here to the responder and back.
   void bidirectional(uint64_t rtt = 2 * us) {
@@ -330,7 +330,7 @@ TEST_F(FabricTest, AtomicAckDrawnAgainByTheTimerResend) {
 // for byte. No NAK, no timer: still no mirror copy.
 TEST_F(FabricTest, AtomicRetriedOnALaterAckIsNoMirrorCopy) {
   bidirectional();
-  const auto atomic = [&](uint64_t t) -> const Verdict& {
+  const auto atomic = [&](uint64_t t) {
     PacketInfo p = w.req(t, 2, false, test::kFetchAdd, 0);
     p.has_atomic_eth = true;
     return a.process(p);

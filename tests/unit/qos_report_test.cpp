@@ -28,7 +28,7 @@ struct Fed {
   QosVerdict feed(const PacketInfo& p) {
     Verdict v = a.process(p);
     v.qos = checker.check(v.flow, v.point, {p.dscp, p.ecn, p.pcp, v.role == Role::cnp, v.role == Role::request});
-    stats.add(roce_record(v, a, p.ts_ns, p.frame_len));
+    stats.add(latest_record(v, a, p.ts_ns, p.frame_len, nullptr));
     return v.qos;
   }
   std::string report(const std::string& filter = "") const { return format_qos_report(stats, checker.policy(), checker.learned(), filter); }

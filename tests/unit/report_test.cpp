@@ -20,7 +20,7 @@ struct Fed {
   QpStats stats;
   void feed(const PacketInfo& p) {
     const Verdict& v = a.process(p);
-    stats.add(roce_record(v, a, p.ts_ns, p.frame_len));
+    stats.add(latest_record(v, a, p.ts_ns, p.frame_len, nullptr));
   }
 };
 
@@ -61,7 +61,7 @@ TEST(QpStats, CountsASelectiveQpsFirstResendAsSelective) {
   f.feed(w.req(6 * us, 7));                     // gap of 1
   f.feed(w.resp(7 * us, 6, test::kSynNakSeq));  // NAK 6
   const Verdict& resend = f.a.process(w.req(8 * us, 6));
-  f.stats.add(roce_record(resend, f.a, 8 * us, 0));
+  f.stats.add(latest_record(resend, f.a, 8 * us, 0, nullptr));
   EXPECT_EQ(resend.seq, SeqClass::gbn_resend);  // causal: the mode is not shown yet
   f.feed(w.req(9 * us, 8));                     // not 7: selective repeat
   const QpRow& r = f.stats.rows().begin()->second;

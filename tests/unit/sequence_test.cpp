@@ -16,7 +16,7 @@ struct SequenceTest : ::testing::Test {
   StoredAnalysis a;
   Wire w;
   SeqClass req(uint64_t t, uint32_t psn, bool ack_req = false) { return a.process(w.req(t, psn, ack_req)).seq; }
-  const Verdict& last_req(uint64_t t, uint32_t psn) { return a.process(w.req(t, psn)); }
+  Verdict last_req(uint64_t t, uint32_t psn) { return a.process(w.req(t, psn)); }
 };
 
 TEST_F(SequenceTest, InOrderStream) {

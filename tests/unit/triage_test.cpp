@@ -24,9 +24,9 @@ constexpr uint64_t us = 1000, ms = 1000 * us;
 struct Fed {
   StoredAnalysis a;
   ReportStats stats;
-  const Verdict& feed(const PacketInfo& p) {
-    const Verdict& v = a.process(p);
-    stats.add(roce_record(v, a, p.ts_ns, p.frame_len));
+  Verdict feed(const PacketInfo& p) {
+    const Verdict v = a.process(p);
+    stats.add(latest_record(v, a, p.ts_ns, p.frame_len, nullptr));
     return v;
   }
   const QpImpact& only_row() const {
@@ -223,7 +223,7 @@ struct TwoPoints {
     a->name_point(0, "nic-a");
     a->name_point(1, "leaf-1");
   }
-  void feed(const PacketInfo& p) { stats.add(roce_record(a->process(p), *a, p.ts_ns, p.frame_len, &log)); }
+  void feed(const PacketInfo& p) { stats.add(latest_record(a->process(p), *a, p.ts_ns, p.frame_len, &log)); }
   const icmp::Verdict& feed(const icmp::TooBig& m) {
     const icmp::Verdict& v = a->process(m);
     stats.add({.verdict = nullptr, .facts = a.get(), .ts_ns = m.ts_ns, .frame_len = 590, .events = &log, .icmp = &v});
@@ -518,7 +518,7 @@ TEST(Evidence, KeepsTheLowestFramesInAnyOrderAndTakesOneBack) {
 struct OvertakenBeforeItsNak {
   TwoPoints t;
   Wire w;
-  const Verdict* nak;
+  std::optional<Verdict> nak;
   OvertakenBeforeItsNak() {
     for (uint32_t psn = 0; psn < 4; ++psn) at(0, w.req(psn * 100, psn));
     at(1, w.req(3 * us, 0));
@@ -526,7 +526,7 @@ struct OvertakenBeforeItsNak {
     at(1, w.req(3 * us + 300, 3));
     nak = at(1, w.resp(3 * us + 500, 2, test::kSynNakSeq));
   }
-  const Verdict* at(uint32_t point, PacketInfo p) {
+  std::optional<Verdict> at(uint32_t point, PacketInfo p) {
     w.point = point;
     p.point = point;
     t.feed(p);
@@ -544,13 +544,13 @@ TEST(Findings, NakBeforeItsLateOriginalIsTakenBack) {
   const auto at = [&](uint32_t point, const PacketInfo& p) { return o.at(point, p); };
   EXPECT_FALSE(o.nak->reorder_nak);                                // one pass cannot know yet
   const uint32_t nak_frame = o.nak->frame;
-  const Verdict* late = at(1, w.req(3 * us + 900, 2));             // the late original
+  const std::optional<Verdict> late = at(1, w.req(3 * us + 900, 2));             // the late original
   EXPECT_EQ(late->seq, SeqClass::out_of_order);
   EXPECT_EQ(late->nak_frame, nak_frame);
   ASSERT_EQ(t.log.nak_reorders().size(), 1u);
   EXPECT_EQ(t.log.nak_taken_back(nak_frame), late->frame);
   EXPECT_TRUE(at(0, w.resp(6 * us, 2, test::kSynNakSeq))->reorder_nak);  // the same NAK upstream
-  const Verdict* resend = at(0, w.req(8 * us, 2));
+  const std::optional<Verdict> resend = at(0, w.req(8 * us, 2));
   EXPECT_EQ(resend->seq, SeqClass::gbn_resend);
   EXPECT_TRUE(resend->reorder_nak);
   const Triage tr = t.triage(late->frame + 2);
@@ -573,7 +573,7 @@ TEST(Findings, UpstreamCopyBeforeTheNakProvesTheLateOriginal) {
       at(0, w.resp(5 * us, 2, test::kSynNakSeq));
       at(0, w.req(7 * us, 2));  // the resend, the same identity, upstream first
     }
-    const Verdict* fill = at(1, w.req(9 * us, 2));  // 5.7 us after the hole
+    const std::optional<Verdict> fill = at(1, w.req(9 * us, 2));  // 5.7 us after the hole
     EXPECT_EQ(fill->seq, resent_upstream ? SeqClass::gbn_resend : SeqClass::out_of_order) << resent_upstream;
   }
 }
@@ -599,15 +599,15 @@ TEST(Findings, LateOriginalAfterItsResendIsOutOfOrder) {
     at(1, w.req(3 * us + 100, 1), 101);
     at(1, w.req(3 * us + 300, 3), 103);
     at(1, w.resp(3 * us + 500, 2, test::kSynNakSeq), 1);
-    const Verdict* nak = at(0, w.resp(5 * us, 2, test::kSynNakSeq), 1);
+    const std::optional<Verdict> nak = at(0, w.resp(5 * us, 2, test::kSynNakSeq), 1);
     const uint16_t resent_2 = new_ip_id ? 200 : 102, resent_3 = new_ip_id ? 201 : 103;
     at(0, w.req(7 * us, 2), resent_2);
     at(0, w.req(7 * us + 100, 3), resent_3);
-    const Verdict* fill = at(1, w.req(9 * us, 2), resent_2);
+    const std::optional<Verdict> fill = at(1, w.req(9 * us, 2), resent_2);
     EXPECT_EQ(fill->seq, SeqClass::gbn_resend) << new_ip_id;
     EXPECT_EQ(fill->nak_frame, nak->frame);
-    const Verdict* late = at(1, w.req(9 * us + 50, 2), 102);
-    const Verdict* next = at(1, w.req(9 * us + 100, 3), resent_3);
+    const std::optional<Verdict> late = at(1, w.req(9 * us + 50, 2), 102);
+    const std::optional<Verdict> next = at(1, w.req(9 * us + 100, 3), resent_3);
     const Triage tr = t.triage(w.frame);
     const Finding* reorder = of_kind(tr, kind("reorder_nak"));
     if (new_ip_id) {
@@ -645,7 +645,8 @@ TEST(Findings, ResendAnswersTheNakBeforeTheLatest) {
   t.feed(w.resp(2 * us + 500, 3, test::kSynNakSeq));
   const PacketInfo r = w.req(3 * us, 2);
   t.feed(r);
-  const Verdict* v = t.a->find(r.frame);
+  const std::optional<Verdict> v = t.a->find(r.frame);
+  ASSERT_TRUE(v);
   EXPECT_EQ(v->seq, SeqClass::gbn_resend);
   EXPECT_EQ(v->nak_frame, first.frame);
 }
@@ -789,7 +790,7 @@ TEST(Health, ReachedFlowLimitMakesTheVerdictIncomplete) {
   ReportStats stats;
   auto feed = [&](const PacketInfo& p) {
     const Verdict& v = a.process(p);
-    stats.add(roce_record(v, a, p.ts_ns, p.frame_len));
+    stats.add(latest_record(v, a, p.ts_ns, p.frame_len, nullptr));
   };
   Wire first, second;
   second.qp_b = 0x33;
@@ -952,7 +953,7 @@ TEST(Health, WithinTheFlowLimitNoLimitIsListed) {
   Wire w;
   const PacketInfo p = w.req(0, 0);
   const Verdict& v = a.process(p);
-  stats.add(roce_record(v, a, p.ts_ns, p.frame_len));
+  stats.add(latest_record(v, a, p.ts_ns, p.frame_len, nullptr));
   EXPECT_TRUE(limits_reached(stats, a).empty());
   EXPECT_NE(format_json_report(stats, &a, "").find(R"("limits":[])"), std::string::npos);
 }
