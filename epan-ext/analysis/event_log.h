@@ -48,6 +48,7 @@ class EventLog final : public EventSink {
   const std::vector<pfc::Propagation>& propagations() const { return propagations_; }
   // Every episode, the open ones ending where they stood at the last at_end().
   std::vector<pfc::Episode> episodes() const;
+  const std::vector<pfc::Episode>& open_episodes() const { return open_; }  // of those, still open
   const std::vector<hop::ClockEstimator::Estimate>& clock_estimates() const { return clocks_; }
 
   // Per frame, for the tree on later passes.
