@@ -3,12 +3,12 @@
 generator intended (captures/*.truth.tsv): the hop losses are the frames
 the truth says were lost after their point, every PSN gap and every resend
 is in an event at its frame, every storm frame in a storm episode; NDJSON
-and TSV say the same, in time order; a capture cut short gives the events
-before the cut and exit status 1; bad options are usage errors."""
+and TSV say the same, in time order; a merge of shards says what the
+capture says; a capture cut short gives the events before the cut and exit
+status 1; bad options are usage errors."""
 import glob
 import json
 import os
-import shutil
 import tempfile
 
 import cli
@@ -105,6 +105,19 @@ def cut_short():
             raise rslib.Failure(f"a cut capture: events {part}")
 
 
+def merged():
+    # `merge events` of a capture's two shards is `events` of the capture.
+    capture = rslib.capture_path("demo")
+    with tempfile.TemporaryDirectory() as tmp:
+        parts = [os.path.join(tmp, f"{k}.rsp") for k in (0, 1)]
+        for k, part in enumerate(parts):
+            status, _, err = cli.command("partial", "-w", part, "--shard", f"{k}/2", capture)
+            if status != 0:
+                raise rslib.Failure(f"roceshark partial --shard {k}/2: exit {status}\n{err}")
+        got, want = cli.command("merge", "events", *parts)[1], cli.command("events", capture)[1]
+        cli.same("roceshark merge events (demo, 2 shards)", got, want)
+
+
 def usage():
     capture = rslib.capture_path("gbn")
     for args, words in [(["events", "--format", "xml", capture], "--format xml: use ndjson or tsv"),
@@ -134,6 +147,7 @@ def run(argv):
     if not qp or any(e["qp"] != "0x00094c" for e in qp):
         raise rslib.Failure(f"--qp 0x94c: events of other QPs: {qp[:2]}")
     cut_short()
+    merged()
     usage()
     print(f"{checked} captures' events agree with their truth")
 
