@@ -29,21 +29,16 @@ void EventList::reach(uint64_t ts_ns) {
 }
 
 void EventList::add(const TapRecord& r) {
-  if (const uint32_t f = r.frame()) {
-    if (f >= ts_of_frame_.size()) ts_of_frame_.resize(f + 1);
-    ts_of_frame_[f] = r.ts_ns;
-  }
   if (r.verdict && !r.verdict->untracked() && !r.verdict->truncated) add_roce(r, *r.verdict);
 }
 
-Event& EventList::grow(std::map<Place, size_t>& open, const Place& place, const Event& first) {
+void EventList::grow(std::map<Place, size_t>& open, const Place& place, const Event& next) {
   const auto [it, fresh] = open.try_emplace(place, events_.size());
-  if (fresh) return events_.emplace_back(first);
+  if (fresh) return events_.push_back(next);
   Event& e = events_[it->second];
   ++e.count;
-  e.last_frame = first.frame;
-  e.duration_ns = first.ts_ns - std::min(first.ts_ns, e.ts_ns);
-  return e;
+  e.last_frame = next.frame;
+  e.duration_ns = next.ts_ns - std::min(next.ts_ns, e.ts_ns);
 }
 
 void EventList::add_roce(const TapRecord& r, const Verdict& v) {
@@ -77,14 +72,13 @@ void EventList::add_roce(const TapRecord& r, const Verdict& v) {
   }
   if (v.seq == SeqClass::duplicate) return;
   runs_.erase(place);  // a new request ends the run
-  auto& gaps = gaps_[{v.flow, v.point}];
   if (v.seq == SeqClass::gap) {
     e.kind = Kind::psn_gap, e.count = v.gap, e.psn = v.expected_psn;
-    gaps.push_back(events_.size());
+    gaps_[{v.flow, v.point}].push_back(events_.size());
     events_.push_back(e);
-  } else if (v.seq == SeqClass::out_of_order) {
+  } else if (const auto at = gaps_.find({v.flow, v.point}); v.seq == SeqClass::out_of_order && at != gaps_.end()) {
     // A missing PSN arrived after all: reordering, once every one of a gap's has.
-    for (auto it = gaps.rbegin(); it != gaps.rend(); ++it) {
+    for (auto it = at->second.rbegin(); it != at->second.rend(); ++it) {
       Event& g = events_[*it];
       const int32_t d = psn::diff(v.pkt.psn, g.psn);
       if (d < 0 || static_cast<uint64_t>(d) >= g.count) continue;
@@ -103,15 +97,15 @@ std::vector<Event> EventList::settled(const EventLog& log, const FrameSet& selec
     if (e.kind == Kind::resend_run && e.nak_frame && reorder_naks.contains(e.nak_frame)) e.reorder_nak = true;
 
   // Losses between points, less those taken back (late, or missed by the tap).
-  std::map<std::pair<uint32_t, uint32_t>, hop::HopKey> lost;  // (lost frame, to) -> hop
+  std::map<std::pair<uint32_t, uint32_t>, const EventLog::HopChange*> lost;  // (lost frame, to)
   for (const EventLog::HopChange& c : log.hop_changes()) {
     if (c.reordered_frame) lost.erase({c.lost_frame, c.key.to});
-    else if (selected.contains(c.lost_frame) && c.lost_frame < ts_of_frame_.size()) lost.insert_or_assign({c.lost_frame, c.key.to}, c.key);
+    else if (selected.contains(c.lost_frame)) lost.insert_or_assign({c.lost_frame, c.key.to}, &c);
   }
-  for (const auto& [at, key] : lost) {
+  for (const auto& [at, c] : lost) {
     Event e;
-    e.kind = Kind::hop_loss, e.ts_ns = ts_of_frame_[at.first], e.frame = at.first;
-    e.point = key.from, e.to = key.to, e.flow = key.flow;
+    e.kind = Kind::hop_loss, e.ts_ns = c->ts_ns, e.frame = c->lost_frame, e.psn = c->psn;
+    e.point = c->key.from, e.to = c->key.to, e.flow = c->key.flow;
     all.push_back(e);
   }
 

@@ -29,7 +29,7 @@ struct Event {
   uint64_t duration_ns = 0;            // pause: the episode's span; run: first to last resend
   uint64_t paused_ns = 0;              // pause: asserted time within the episode
   int priority = -1;
-  uint32_t psn = 0;                    // gap: the first missing; run: the first resent
+  uint32_t psn = 0;                    // gap: the first missing; run: the first resent; hop loss: the lost one
   SeqClass cause = SeqClass::none;     // run: how it was resent
   uint64_t key = 0;                    // remark: triage::remark_key
   Mac mac{};                           // pause: the pausing MAC
@@ -55,11 +55,10 @@ class EventList {
  private:
   using Place = std::tuple<uint32_t, uint32_t, uint32_t>;  // (flow, point, to) or (flow, from, to)
   void add_roce(const TapRecord& r, const Verdict& v);
-  // The event `open[place]` indexes, counted once more, or a new one.
-  Event& grow(std::map<Place, size_t>& open, const Place& place, const Event& first);
+  // Counts `next` into the event `open[place]` indexes, or makes it that event.
+  void grow(std::map<Place, size_t>& open, const Place& place, const Event& next);
 
   std::vector<Event> events_;
-  std::vector<uint64_t> ts_of_frame_;  // for the log's hop losses, learned after their frame
   std::map<Place, size_t> runs_, remarks_, ce_;
   std::map<std::pair<uint32_t, uint32_t>, std::vector<size_t>> gaps_;  // (flow, point) -> psn_gap events
   uint64_t start_ns_ = 0, last_ns_ = 0;

@@ -51,7 +51,7 @@ std::string run_cause(SeqClass c) {
 
 std::string detail_of(const Event& e, const std::string& from, const std::string& to) {
   switch (e.kind) {
-    case Kind::hop_loss: return "seen at " + from + ", never at " + to;
+    case Kind::hop_loss: return "PSN " + std::to_string(e.psn) + " seen at " + from + ", never at " + to;
     case Kind::psn_gap: {
       std::string d = psn_range(e.psn, e.count) + " missing here";
       if (e.late) d += "; " + std::to_string(e.late) + " of them arrived late (last at frame " + std::to_string(e.last_frame) + ")";

@@ -85,7 +85,7 @@ class Session {
     return roceshark::view(snapshot(), settings_, name, fail_on_warn, out, selection_.filter());
   }
   // `roceshark events`: called before the first feed, the session keeps the
-  // event list too (a time stamp per frame: 8 bytes a frame).
+  // event list too.
   void keep_events() { event_list_ = std::make_unique<events::EventList>(); }
   // The selected frames' events, in time order; once every frame is fed.
   void write_events(events::Format f, const TextOut& out);
