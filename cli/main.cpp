@@ -49,6 +49,7 @@ namespace {
 
 constexpr const char* kUsageLine =
     "usage: roceshark [OPTION]... VIEW FILE...\n"
+    "       roceshark events [--format FORMAT] [OPTION]... FILE...\n"
     "       roceshark monitor [OPTION]... (-i INTERFACE | --replay FILE | FILE... | -)\n"
     "       roceshark partial -w PARTIAL [--file I]... [--shard K/N] [-o ...] FILE...\n"
     "       roceshark split -n N -w DIR [--file I]... [-o ...] FILE...\n"
@@ -63,6 +64,7 @@ constexpr const char* kHelp =
     "  qp, pfc, qos, hops, triage  the text views of tshark -z roce,VIEW\n"
     "  report                      the JSON report (tshark -z roce,report)\n"
     "  health                      the triage, with its verdict as the exit status\n"
+    "  events                      losses, resend runs, pauses, remarks, CE onsets: a line each\n"
     "  monitor                     live or replayed, a report per window (roceshark monitor --help)\n"
     "Fabric scale (docs/fabric.md): `roceshark partial` decodes files, or one shard of them, to\n"
     "a partial report on any machine (roceshark partial --help), `roceshark split` every shard's\n"
@@ -81,6 +83,7 @@ constexpr const char* kHelp =
     "                        decode on their own (the default when 2 cores are available);\n"
     "                        the output is the same\n"
     "      --fail-on LEVEL   health only: warn (WARN exits 1) or fail (the default)\n"
+    "      --format FORMAT   events only: ndjson (the default) or tsv\n"
     "      --qp QPN          only frames to this destination QP (BTH), e.g. 0x94c\n"
     "      --host ADDRESS    only frames from or to this IPv4 or IPv6 address\n"
     "      --point NAME      only frames at this capture point (its name, or its id)\n"
@@ -107,6 +110,7 @@ struct Options {
   std::vector<std::string> files;
   prefs::Settings settings;
   bool fail_on_warn = false;
+  events::Format format = events::Format::ndjson;  // --format, events only
   unsigned threads = 0;  // -j; 0: the cores available, at most 2
   Selection selection;
   Joining joining = Joining::interleave;  // -a: the files are one capture in pieces
@@ -147,21 +151,22 @@ Address parse_host(const char* v) {
 // "unknown view 'triag'", with the view meant when it looks like a typo.
 UsageError unknown_view(const std::string& view, const std::vector<std::string>& rest) {
   std::vector<std::string_view> names(std::begin(kViewNames), std::end(kViewNames));
-  for (const char* command : {"monitor", "partial", "split", "merge"}) names.push_back(command);
+  for (const char* command : {"events", "monitor", "partial", "split", "merge"}) names.push_back(command);
   std::string why = "unknown view '" + view + "'";
   if (const std::string_view near = nearest(view, names); !near.empty())
     return {why + ": did you mean '" + std::string(near) + "'?"};
   for (const std::string& r : rest)
-    if (std::find(std::begin(kViewNames), std::end(kViewNames), r) != std::end(kViewNames))
+    if (r == "events" || std::find(std::begin(kViewNames), std::end(kViewNames), r) != std::end(kViewNames))
       return {why + ": the view comes before the files (roceshark " + r + " FILE...)"};
-  return {why + ": one of qp, pfc, qos, hops, triage, report, health, monitor"};
+  return {why + ": one of qp, pfc, qos, hops, triage, report, health, events, monitor"};
 }
 
 Options parse(int argc, char** argv, bool merging) {
-  enum { kFailOn = 256, kQp, kHost, kPoint, kVersion };
+  enum { kFailOn = 256, kFormat, kQp, kHost, kPoint, kVersion };
   static const option kLong[] = {{"threads", required_argument, nullptr, 'j'},
                                  {"concatenate", no_argument, nullptr, 'a'},
                                  {"fail-on", required_argument, nullptr, kFailOn},
+                                 {"format", required_argument, nullptr, kFormat},
                                  {"qp", required_argument, nullptr, kQp},
                                  {"host", required_argument, nullptr, kHost},
                                  {"point", required_argument, nullptr, kPoint},
@@ -169,7 +174,7 @@ Options parse(int argc, char** argv, bool merging) {
                                  {"version", no_argument, nullptr, kVersion},
                                  {nullptr, 0, nullptr, 0}};
   Options o;
-  bool fail_on_given = false;
+  bool fail_on_given = false, format_given = false;
   opterr = 0;
   optind = 1;
   // ':' first: a missing value is ':', not '?'. No '+': options after the
@@ -197,6 +202,11 @@ Options parse(int argc, char** argv, bool merging) {
           throw UsageError{std::string("--fail-on ") + optarg + ": use warn or fail"};
         o.fail_on_warn = !std::strcmp(optarg, "warn"), fail_on_given = true;
         break;
+      case kFormat:
+        if (std::strcmp(optarg, "ndjson") && std::strcmp(optarg, "tsv"))
+          throw UsageError{std::string("--format ") + optarg + ": use ndjson or tsv"};
+        o.format = std::strcmp(optarg, "tsv") ? events::Format::ndjson : events::Format::tsv, format_given = true;
+        break;
       case kQp: o.selection.qps.insert(parse_qp(optarg)); break;
       case kHost: o.selection.hosts.push_back(parse_host(optarg)); break;
       case kPoint:
@@ -210,9 +220,10 @@ Options parse(int argc, char** argv, bool merging) {
   o.view = argv[optind++];
   o.files.assign(argv + optind, argv + argc);
   if (o.view == "monitor") throw UsageError{"monitor comes first, with its own options: roceshark monitor [OPTION]..."};
-  if (std::find(std::begin(kViewNames), std::end(kViewNames), o.view) == std::end(kViewNames))
+  if (o.view != "events" && std::find(std::begin(kViewNames), std::end(kViewNames), o.view) == std::end(kViewNames))
     throw unknown_view(o.view, o.files);
   if (fail_on_given && o.view != "health") throw UsageError{"--fail-on applies to health only"};
+  if (format_given && o.view != "events") throw UsageError{"--format applies to events only"};
   if (o.files.empty()) throw UsageError{merging ? "no partial report" : "no capture file"};
   if (std::count(o.files.begin(), o.files.end(), "-") > 1) throw UsageError{"'-' (the standard input) twice"};
   return o;
@@ -278,11 +289,13 @@ int main(int argc, char** argv) {
       PartialSet set(o.files);
       for (const std::string& opt : set.options()) set_preference(o.settings, opt);
       session = std::make_unique<Session>(o.settings, o.selection);
+      if (o.view == "events") session->keep_events();
       set.read(o.settings, analyse);
       errors = set.errors();
       if (set.drops()) session->dropped(set.drops());  // a live run's: the report is INCOMPLETE, as its windows were
     } else {
       session = std::make_unique<Session>(o.settings, o.selection);
+      if (o.view == "events") session->keep_events();
       errors = read_captures(o, analyse);
     }
   } catch (const UsageError& e) {  // a partial's -o this roceshark does not take
@@ -304,7 +317,9 @@ int main(int argc, char** argv) {
                  missing.front().c_str());
     return 2;
   }
-  int status = session->view(o.view, o.fail_on_warn, print);
+  int status = 0;
+  if (o.view == "events") session->write_events(o.format, print);
+  else status = session->view(o.view, o.fail_on_warn, print);
   if (o.view == "health" && status == 2)
     std::fputs("roceshark: cannot judge: the verdict is INCOMPLETE (part of the capture was not analysed: see Limit "
                "above) or NO DATA (no RoCE packet or PFC frame was analysed)\n", stderr);

@@ -6,8 +6,8 @@
 
 namespace roceshark {
 
-void EventLog::hop_lost(const hop::HopKey& key, uint32_t frame, uint16_t len) {
-  hops_.push_back({key, frame, 0, len});
+void EventLog::hop_lost(const hop::HopKey& key, uint32_t frame, uint16_t len, uint64_t ts_ns, uint32_t psn) {
+  hops_.push_back({key, frame, 0, len, false, ts_ns, psn});
   lost_after_.insert_or_assign(frame, key);
 }
 

@@ -25,9 +25,11 @@ class EventLog final : public EventSink {
     uint32_t reordered_frame;
     uint16_t len;  // the lost frame's length at key.from
     bool missed = false;
+    uint64_t ts_ns = 0;  // a loss: the lost frame's time at key.from
+    uint32_t psn = 0;    // ... and its PSN
   };
 
-  void hop_lost(const hop::HopKey& key, uint32_t frame, uint16_t len) override;
+  void hop_lost(const hop::HopKey& key, uint32_t frame, uint16_t len, uint64_t ts_ns, uint32_t psn) override;
   void hop_reordered(const hop::HopKey& key, uint32_t lost_frame, uint32_t frame) override;
   void hop_missed(const hop::HopKey& key, uint32_t lost_frame, uint32_t ack_frame) override;
   void nak_reordered(const NakReorder& n) override {
@@ -48,6 +50,7 @@ class EventLog final : public EventSink {
   const std::vector<pfc::Propagation>& propagations() const { return propagations_; }
   // Every episode, the open ones ending where they stood at the last at_end().
   std::vector<pfc::Episode> episodes() const;
+  const std::vector<pfc::Episode>& open_episodes() const { return open_; }  // of those, still open
   const std::vector<hop::ClockEstimator::Estimate>& clock_estimates() const { return clocks_; }
 
   // Per frame, for the tree on later passes.

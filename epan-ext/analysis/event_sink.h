@@ -40,8 +40,9 @@ struct NakReorder {
 class EventSink {
  public:
   virtual ~EventSink() = default;
-  // `frame`'s packet (`len` bytes there) passed `key.from` and never reached `key.to`.
-  virtual void hop_lost(const hop::HopKey& key, uint32_t frame, uint16_t len) = 0;
+  // `frame`'s packet (`len` bytes there, at `ts_ns`, PSN `psn`) passed
+  // `key.from` and never reached `key.to`.
+  virtual void hop_lost(const hop::HopKey& key, uint32_t frame, uint16_t len, uint64_t ts_ns, uint32_t psn) = 0;
   // ... after all: `lost_frame`'s packet reached `key.to` late, at `frame`
   // (overtaken on the hop, not lost).
   virtual void hop_reordered(const hop::HopKey& key, uint32_t lost_frame, uint32_t frame) = 0;

@@ -262,7 +262,7 @@ bool HopMatcher::arrived(uint32_t flow, uint32_t from, uint32_t to, uint32_t pre
     q.pop_front();
     if (p.frame == prev_frame) break;
     h.lost_frames.insert(p.frame);
-    if (events_) events_->hop_lost(key, p.frame, p.len);
+    if (events_) events_->hop_lost(key, p.frame, p.len, p.ts_ns, p.psn);
     if (!p.original_request) continue;
     auto& s = suspects_[flow];
     if (s.size() == kMaxSuspects) s.pop_front(), ++suspects_dropped_;

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "epan-ext/common/text_table.h"
+
 namespace roceshark {
 
 void JsonWriter::separate() {
@@ -85,6 +87,12 @@ JsonWriter& JsonWriter::value(std::string_view s) {
 JsonWriter& JsonWriter::value(uint64_t v) {
   separate();
   out_ += std::to_string(v);
+  return *this;
+}
+
+JsonWriter& JsonWriter::fixed(uint64_t units, int places) {
+  separate();
+  out_ += cell::fixed(units, places);
   return *this;
 }
 

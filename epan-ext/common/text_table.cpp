@@ -55,6 +55,16 @@ std::string us(uint64_t ns, int decimals) {
   return b;
 }
 
+std::string fixed(uint64_t units, int places) {
+  if (places <= 0) return std::to_string(units);
+  uint64_t scale = 1;
+  for (int i = 0; i < places; ++i) scale *= 10;
+  char b[48];
+  std::snprintf(b, sizeof b, "%llu.%0*llu", static_cast<unsigned long long>(units / scale), places,
+                static_cast<unsigned long long>(units % scale));
+  return b;
+}
+
 std::string pct(uint64_t part, uint64_t whole) {
   if (!whole) return "-";
   char b[16];

@@ -18,34 +18,37 @@ int health_exit_status(triage::Grade g, bool fail_on_warn) {
   return 2;
 }
 
-void Session::tap(TapRecord r) {
+void Session::tap(TapRecord r, bool selected) {
   r.ts_ns = analyzer_.latest_ts();  // the stamp, unless the stamps ran backwards
+  if (event_list_) event_list_->reach(r.ts_ns);
+  if (!selected) return;
   tapped_.add(r);
+  if (event_list_) event_list_->add(r);
 }
 
 void Session::feed(const PacketInfo& p, uint32_t wire_len) {
   const TapRecord r = latest_record(analyzer_.process(p), analyzer_, 0, wire_len, &events_);
-  if (selection_.selects(p)) tap(r);
+  tap(r, selection_.selects(p));
 }
 
 void Session::feed(const pfc::PauseFrame& f, uint32_t wire_len) {
   TapRecord r{nullptr, &analyzer_, 0, wire_len, nullptr, nullptr, &events_};
   r.pause = &analyzer_.process(f);
-  if (selection_.selects(f)) tap(r);
+  tap(r, selection_.selects(f));
 }
 
 void Session::feed(uint32_t frame, uint64_t ts_ns, const qos::DcbxAnnouncement& a, uint32_t wire_len) {
   const qos::DcbxVerdict v = analyzer_.process(frame, ts_ns, a);
   TapRecord r{nullptr, &analyzer_, 0, wire_len, nullptr, nullptr, &events_};
   r.dcbx = &v;
-  if (selection_.selects(a)) tap(r);
+  tap(r, selection_.selects(a));
 }
 
 void Session::feed(const icmp::TooBig& m, uint32_t wire_len) {
   const icmp::Verdict v = analyzer_.process(m);
   TapRecord r{nullptr, &analyzer_, 0, wire_len, nullptr, nullptr, &events_};
   r.icmp = &v;
-  if (selection_.selects(m)) tap(r);
+  tap(r, selection_.selects(m));
 }
 
 Snapshot Session::snapshot() {
@@ -53,6 +56,13 @@ Snapshot Session::snapshot() {
   if (tapped_.facts) tapped_.facts->finish();  // const: it only tells the log what is open now
   if (tapped_.events) s.stats.settle(events_, tapped_.selected);
   return s;
+}
+
+void Session::write_events(events::Format f, const TextOut& out) {
+  if (!event_list_) return;
+  if (tapped_.facts) tapped_.facts->finish();
+  events::write(event_list_->settled(events_, tapped_.selected), event_list_->start_ns(), event_list_->nanoseconds(),
+                tapped_.facts, f, out);
 }
 
 int view(const Snapshot& snap, const prefs::Settings& settings, std::string_view name, bool fail_on_warn,

@@ -5,6 +5,7 @@
 // The layer above analysis/ and report/: it sees both.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -13,6 +14,8 @@
 #include "epan-ext/analysis/event_log.h"
 #include "epan-ext/common/json_writer.h"
 #include "epan-ext/common/preferences.h"
+#include "epan-ext/report/event_list.h"
+#include "epan-ext/report/event_view.h"
 #include "epan-ext/report/health.h"
 #include "epan-ext/report/tapped.h"
 #include "epan-ext/session/selection.h"
@@ -59,7 +62,10 @@ class Session {
   void feed(const pfc::PauseFrame& f, uint32_t wire_len);
   void feed(uint32_t frame, uint64_t ts_ns, const qos::DcbxAnnouncement& a, uint32_t wire_len);
   void feed(const icmp::TooBig& m, uint32_t wire_len);
-  void feed(const CrossPacket& c) { analyzer_.process(c); }  // weighed only
+  void feed(const CrossPacket& c) {  // weighed only
+    analyzer_.process(c);
+    if (event_list_) event_list_->reach(analyzer_.latest_ts());
+  }
   // A read error that ended the capture early: the report says so.
   void cut_short(std::string error) { tapped_.stats.cut_short.push_back(std::move(error)); }
   // A live capture's drops so far: the report is INCOMPLETE.
@@ -78,15 +84,22 @@ class Session {
   int view(std::string_view name, bool fail_on_warn, const TextOut& out) {
     return roceshark::view(snapshot(), settings_, name, fail_on_warn, out, selection_.filter());
   }
+  // `roceshark events`: called before the first feed, the session keeps the
+  // event list too.
+  void keep_events() { event_list_ = std::make_unique<events::EventList>(); }
+  // The selected frames' events, in time order; once every frame is fed.
+  void write_events(events::Format f, const TextOut& out);
 
  private:
-  void tap(TapRecord r);
+  // Every record: its time; a selected one is tapped.
+  void tap(TapRecord r, bool selected);
 
   const prefs::Settings settings_;
   Selection selection_;
   EventLog events_;
   Analyzer analyzer_{settings_.cfg, &events_};
   Tapped<ReportStats> tapped_;
+  std::unique_ptr<events::EventList> event_list_;
 };
 
 }  // namespace roceshark

@@ -2,20 +2,15 @@
 """What the command tests share: running the command, comparing its output
 with tshark's line by line."""
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tshark"))
 import rslib  # noqa: E402
 
 VIEWS = ["qp", "pfc", "qos", "hops", "triage", "report"]
-COMMAND = os.path.join(rslib.BUILD, "roceshark")
-ENV = dict(os.environ, TZ="UTC", LANG="C", LC_ALL="C")
-
-
-def command(*args, stdin=None):
-    p = subprocess.run([COMMAND, *args], capture_output=True, text=True, env=ENV, timeout=600, stdin=stdin)
-    return p.returncode, p.stdout, p.stderr
+COMMAND = rslib.ROCESHARK
+ENV = rslib.ROCESHARK_ENV
+command = rslib.roceshark
 
 
 def same(what, got, want):

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Golden test: fields, -z roce,qp, -z roce,pfc, -z roce,qos, -z roce,hops, -z expert, -z roce,triage and -z roce,report
-of one scenario against the baselines in tests/golden/. A variant runs the
+"""Golden test: fields, -z roce,qp, -z roce,pfc, -z roce,qos, -z roce,hops, -z expert, -z roce,triage and -z roce,report,
+and `roceshark events`, of one scenario against the baselines in tests/golden/. A variant runs the
 same with extra tshark options (e.g. a custom QoS policy) and has baselines
 of its own: golden.py SCENARIO [--variant NAME -- OPTIONS...]. `--update` (one scenario) or `--update-all`
 rewrites the baselines; review the diff like code."""
@@ -37,6 +37,14 @@ def readable(doc):
     return re.sub(r"\[\s*([-0-9.e, \n]*?)\s*\]", lambda m: "[" + " ".join(m.group(1).split()) + "]", text) + "\n"
 
 
+def events(capture, options):
+    """`roceshark events` (the command's alone: no tshark view has it)."""
+    status, out, err = rslib.roceshark(*options, "events", "--format", "tsv", capture)
+    if status != 0:
+        raise rslib.Failure(f"roceshark events {capture}: exit {status}\n{err}")
+    return out
+
+
 def outputs(capture, options):
     stats = lambda z: rslib.tshark("-n", "-q", *options, "-r", capture, "-z", z)
     return {
@@ -49,6 +57,7 @@ def outputs(capture, options):
         "triage.txt": stats("roce,triage"),
         # One line as printed; kept indented so that its diffs can be read.
         "report.json": readable(json.loads(stats("roce,report"))),
+        "events.tsv": events(capture, options),
     }
 
 

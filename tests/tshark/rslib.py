@@ -65,6 +65,16 @@ def tshark(*args, env=None, check_stderr=True):
     return p.stdout
 
 
+ROCESHARK = os.path.join(BUILD, "roceshark")
+ROCESHARK_ENV = dict(os.environ, TZ="UTC", LANG="C", LC_ALL="C")
+
+
+def roceshark(*args, stdin=None):
+    """The command's exit status, output and error output."""
+    p = subprocess.run([ROCESHARK, *args], capture_output=True, text=True, env=ROCESHARK_ENV, timeout=600, stdin=stdin)
+    return p.returncode, p.stdout, p.stderr
+
+
 # Where Wireshark's own output changed between versions, the form the
 # goldens hold (4.0's). Each rule names the versions and the change.
 _BOOL_4_2 = {"True": "1", "False": "0"}

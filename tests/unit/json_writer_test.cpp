@@ -25,5 +25,11 @@ TEST(JsonWriter, NonFiniteIsNull) {
   EXPECT_EQ(w.str(), "[0.5,null]");
 }
 
+TEST(JsonWriter, FixedIsExact) {
+  JsonWriter w;
+  w.begin_array().fixed(534, 9).fixed(1'700'000'000'123'456'789, 9).fixed(5, 0).end_array();
+  EXPECT_EQ(w.str(), "[0.000000534,1700000000.123456789,5]");
+}
+
 }  // namespace
 }  // namespace roceshark
