@@ -57,6 +57,7 @@ std::string us(uint64_t ns, int decimals) {
 
 std::string fixed(uint64_t units, int places) {
   if (places <= 0) return std::to_string(units);
+  places = std::min(places, 19);  // the most a uint64_t's scale holds
   uint64_t scale = 1;
   for (int i = 0; i < places; ++i) scale *= 10;
   char b[48];
