@@ -12,6 +12,7 @@
 
 Skips (exit 77) only when wireshark, Xvfb or ImageMagick is not installed.
 """
+import json
 import os
 import re
 import shutil
@@ -48,8 +49,31 @@ def text_hops(text):
     return rows
 
 
-def us(ns):
-    return "%.2f" % (int(ns) / 1000.0)
+NONE = "\u2013"  # a table cell with no sample
+
+
+def duration(ns):
+    """A time as the tables write it (cell::duration, epan-ext/common/text_table.cpp)."""
+    for unit, scale, fmt in (("s", 1e9, "%.2f"), ("ms", 1e6, "%.2f"), ("us", 1e3, "%.1f")):
+        if abs(ns) >= scale:
+            return ("-" if ns < 0 else "") + fmt % (abs(ns) / scale) + " " + unit
+    return f"{ns} ns"
+
+
+def close(cell, text_us):
+    """Whether a table's time and -z roce,hops's microseconds (two decimals)
+    are the same time, to the precision each shows; "-" is no sample."""
+    if text_us == "-" or cell == NONE:
+        return text_us == "-" and cell == NONE
+    value, step = ns_of(cell)
+    return abs(value - float(text_us) * 1e3) <= step / 2 + 5
+
+
+def ns_of(cell):
+    """A table's time in nanoseconds, and the step its last digit stands for."""
+    value, unit = cell.split()
+    scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[unit]
+    return float(value) * scale, scale * (1 if unit == "ns" else 10 ** -len(value.split(".")[1]))
 
 
 def hop_table_agrees(capture):
@@ -61,12 +85,12 @@ def hop_table_agrees(capture):
         raise Failure(f"hop_table rows {sorted(by_hop)} != roce,hops rows {[(h['From'], h['To']) for h in hops]}")
     for h in hops:
         t = by_hop[(h["From"], h["To"])]
-        got = [t["Matched"], t["Lost"], t["Reordered"], us(t["Latency min (ns)"]), us(t["Latency p50 (ns)"]),
-               us(t["Latency p99 (ns)"]), us(t["Latency max (ns)"]), us(t["Queue p99 (ns)"]), t["Bursts"],
-               t["Remarked"], t["CE set"], t["VLAN changed"], t["Largest passed (B)"], t["Lost longer"]]
-        want = [h["Matched"], h["Lost"], h["Reordered"], *h["lat"], h["queue_p99"], h["Bursts"], h["Remarked"],
-                h["CE set"], h["VLAN changed"], h["Largest passed (B)"], h["Lost longer"]]
-        if got != want:
+        times = [t["Latency min"], t["Latency p50"], t["Latency p99"], t["Latency max"], t["Queue p99"]]
+        got = [t["Matched"], t["Lost"], t["Reordered"], t["Bursts"], t["Remarked"], t["CE set"], t["VLAN changed"],
+               t["Largest passed (B)"], t["Lost longer"], *times]
+        want = [h["Matched"], h["Lost"], h["Reordered"], h["Bursts"], h["Remarked"], h["CE set"], h["VLAN changed"],
+                h["Largest passed (B)"], h["Lost longer"], *h["lat"], h["queue_p99"]]
+        if got[:9] != want[:9] or not all(close(c, u) for c, u in zip(times, want[9:])):
             raise Failure(f"{os.path.basename(capture)} hop {h['From']} -> {h['To']}: hop_table {got} != "
                           f"roce,hops {want}")
     return table, by_hop
@@ -94,14 +118,38 @@ def check_tshark():
     if vlan != {("nic-a", "leaf-1"): 16}:
         raise Failure(f"mp_vlan_strip VLAN changes by hop {vlan}, want 16 on nic-a -> leaf-1 only")
 
-    qps = simple_table(tshark("-n", "-q", "-r", CAPTURE, "-z", "roce,qp_table"), "RoCE QPs")
-    if not qps or {r["Point"] for r in qps} != {"nic-a", "leaf-1", "nic-b"}:
-        raise Failure(f"qp_table rows: {qps}")
+    qps = qp_table_agrees(CAPTURE)
     gaps = {r["Point"]: int(r["Gaps"]) for r in qps if r["DestQP"] == "0x000102"}
     if gaps != {"nic-a": 0, "leaf-1": 0, "nic-b": 1}:
         raise Failure(f"gaps on QP 0x000102 by point {gaps}, want the drop seen at nic-b only")
-    print(f"tshark: {len(table)} hop rows and {len(qps)} QP rows agree with roce,hops / the drop")
+    # The triage ranks by the stall of each QP where it shows most: here one QP's.
+    report = json.loads(tshark("-n", "-q", "-r", CAPTURE, "-z", "roce,report"))
+    stall = [r["Stall"] for r in qps if r["DestQP"] == "0x000102" and r["Point"] == "nic-b"]
+    if stall != [duration(report["triage"]["stalled_ns"])]:
+        raise Failure(f"QP 0x000102's stall at nic-b {stall}, the triage's {report['triage']['stalled_ns']} ns")
+    # Timer resends, apart from go-back-N ones.
+    qp_table_agrees(os.path.join(CAPTURES, "timeout.pcapng"), want_timeouts=True)
+    print(f"tshark: {len(table)} hop rows and {len(qps)} QP rows agree with roce,hops, roce,report and the drop")
     return table
+
+
+def qp_table_agrees(capture, want_timeouts=False):
+    """The QP table's rows, after checking each against -z roce,report's QP."""
+    report = json.loads(tshark("-n", "-q", "-r", capture, "-z", "roce,report"))
+    qps = simple_table(tshark("-n", "-q", "-r", capture, "-z", "roce,qp_table"), "RoCE QPs")
+    want = {}
+    for q in report["qps"]:
+        pick = lambda h, p: duration(q[h][p]) if q[h]["count"] else NONE  # noqa: E731
+        want[(q["point"], str(q["stream"]), "0x%06x" % q["dest_qp"])] = {
+            "GBN": str(q["gbn_resends"]), "Timeout": str(q["timeout_retransmissions"]),
+            "RTT p50": pick("ack_rtt_ns", "p50"), "RTT p99": pick("ack_rtt_ns", "p99"),
+            "Hop latency p50": pick("hop_latency_ns", "p50"), "Hop latency p99": pick("hop_latency_ns", "p99")}
+    got = {(r["Point"], r["Stream"], r["DestQP"]): {k: r[k] for k in next(iter(want.values()))} for r in qps}
+    if got != want:
+        raise Failure(f"{os.path.basename(capture)}: qp_table {got} != roce,report {want}")
+    if want_timeouts and not any(int(r["Timeout"]) and not int(r["GBN"]) for r in qps):
+        raise Failure(f"{os.path.basename(capture)}: no QP row with timeout resends only: {qps}")
+    return qps
 
 
 def check_io_graph(table):
@@ -112,9 +160,10 @@ def check_io_graph(table):
         raise Failure(f"io,stat printed no interval row:\n{out}")
     avg, mx, mn, count = (int(c) for c in row[0].split("|")[2:6])
     values = [int(v) for v in tshark("-n", "-r", CAPTURE, "-T", "fields", "-e", f, "-Y", f).split()]
-    want_min = min(int(r["Latency min (ns)"]) for r in table)
-    want_max = max(int(r["Latency max (ns)"]) for r in table)
-    if (mn, mx) != (want_min, want_max) or count != sum(int(r["Matched"]) for r in table):
+    want_min = min((r["Latency min"] for r in table if r["Latency min"] != NONE), key=lambda c: ns_of(c)[0])
+    want_max = max((r["Latency max"] for r in table if r["Latency max"] != NONE), key=lambda c: ns_of(c)[0])
+    if not close(want_min, "%.2f" % (mn / 1000)) or not close(want_max, "%.2f" % (mx / 1000)) or \
+            count != sum(int(r["Matched"]) for r in table):
         raise Failure(f"io,stat MIN/MAX/COUNT {mn}/{mx}/{count} != hop table {want_min}/{want_max}/"
                       f"{sum(int(r['Matched']) for r in table)}")
     if not values or avg != sum(values) // len(values):
