@@ -3,12 +3,17 @@
 
 1. tshark -z roce,hop_table must say what -z roce,hops says for mp_drop (a
    loss), reorder_ooo (packets overtaken on the hop, not lost), mp_mtu
-   (frames too long for a hop) and mp_vlan_strip (a tag stripped).
-2. roce.hop.latency_ns works as an I/O graph y-field (AVG, MAX, MIN, COUNT).
-3. Wireshark (Qt) under Xvfb opens the hop and the QP table at start
-   (-z roce,hop_table, -z roce,qp_table); each dialog window must appear and
-   draw something. The screenshots go to the build dir (gui/); with
-   --update-docs the dialogs' pictures also go to docs/.
+   (frames too long for a hop) and mp_vlan_strip (a tag stripped), times
+   to the precision each shows ("2.0 us"; "–" for no sample).
+2. -z roce,qp_table, roce,pfc_table and roce,qos_table say what
+   -z roce,report says of each QP (go-back-N and timeout resends, RTT and
+   hop latency), pause row and marking row; a QP's stall is the triage's.
+3. roce.hop.latency_ns works as an I/O graph y-field (AVG, MAX, MIN, COUNT).
+4. Wireshark (Qt) under Xvfb: each table opens from the Statistics menu
+   (RoCE QPs, RoCE Hops, RoCE PFC, RoCE QoS), and its dialog shows its
+   headers and a figure in the command's units, read with tesseract. The
+   screenshots go to the build dir (gui/); with --update-docs the dialogs'
+   pictures also go to docs/.
 
 Skips (exit 77) only when wireshark, Xvfb or ImageMagick is not installed.
 """
@@ -18,14 +23,23 @@ import re
 import shutil
 import sys
 import tempfile
+import time
 
-from guilib import OUT, Gui, run
+from guilib import OUT, Gui, plain, run
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tshark"))
 from rslib import CAPTURES, ROOT, Failure, simple_table, tshark  # noqa: E402
 
 CAPTURE = os.path.join(CAPTURES, "mp_drop.pcapng")
-# Dialog sizes for the screenshots, by title (the dialog's geometry key).
-DIALOGS = {"roce,hop_table": ("RoCE Hops", 1250, 260), "roce,qp_table": ("RoCE QPs", 1560, 330)}
+DEMO = os.path.join(CAPTURES, "demo.pcapng")
+# Each dialog: its name in docs/gui-<name>-table.png, its capture, its size for the screenshot (by title, the
+# dialog's geometry key) and words it must show: headers, and figures in the
+# units the command writes (tesseract drops the _ : , . it misreads).
+DIALOGS = {
+    "RoCE QPs": ("qp", CAPTURE, 1560, 330, ["Stall", "GBN", "Timeout", "Hop", "latency", "13.4", "us"]),
+    "RoCE Hops": ("hop", CAPTURE, 1250, 260, ["Latency", "p50", "Queue", "2.0", "3.0", "us"]),
+    "RoCE PFC": ("pfc", DEMO, 1250, 200, ["Pausing", "MAC", "Paused", "Longest", "QPs", "held", "2.60", "5.20", "ms"]),
+    "RoCE QoS": ("qos", DEMO, 1560, 330, ["DSCP", "PCP", "Violations", "roceqosdscpnotlossless514"]),
+}
 
 
 # --- tshark ---------------------------------------------------------------
@@ -118,6 +132,10 @@ def check_tshark():
     if vlan != {("nic-a", "leaf-1"): 16}:
         raise Failure(f"mp_vlan_strip VLAN changes by hop {vlan}, want 16 on nic-a -> leaf-1 only")
 
+    pfc_table_agrees(DEMO)
+    pfc_table_agrees(os.path.join(CAPTURES, "pfc_chatter.pcapng"))
+    qos_table_agrees(DEMO)
+    qos_table_agrees(os.path.join(CAPTURES, "qos_remark.pcapng"))
     qps = qp_table_agrees(CAPTURE)
     gaps = {r["Point"]: int(r["Gaps"]) for r in qps if r["DestQP"] == "0x000102"}
     if gaps != {"nic-a": 0, "leaf-1": 0, "nic-b": 1}:
@@ -152,6 +170,40 @@ def qp_table_agrees(capture, want_timeouts=False):
     return qps
 
 
+def pfc_table_agrees(capture):
+    """The PFC table's rows against -z roce,report's pause rows."""
+    report = json.loads(tshark("-n", "-q", "-r", capture, "-z", "roce,report"))
+    table = simple_table(tshark("-n", "-q", "-r", capture, "-z", "roce,pfc_table"), "RoCE PFC")
+    want = {(p["point"], p["pausing_mac"], str(p["priority"])): [
+        str(p["frames"]), str(p["xoff"]), str(p["xon"]), duration(p["paused_ns"]), duration(p["longest_ns"]),
+        str(len(p["storms"])), str(sum(e["chatter"] for e in p["episodes"])), str(p["no_ecn_pauses"]),
+        str(p["propagated"]), str(len(p["stalled_qps"])),
+        duration(sum(q["stall_ns"] for q in p["stalled_qps"])) if p["stalled_qps"] else NONE]
+        for p in report["pfc"]["pauses"]}
+    cols = ["Frames", "XOFF", "XON", "Paused", "Longest", "Storms", "Chatter", "No-ECN", "Propagated", "QPs held",
+            "QP stall"]
+    got = {(r["Point"], r["Pausing MAC"], r["Prio"]): [r[c] for c in cols] for r in table}
+    if not want or got != want:
+        raise Failure(f"{os.path.basename(capture)}: pfc_table {got} != roce,report {want}")
+
+
+def qos_table_agrees(capture):
+    """The QoS table's rows and violations against -z roce,report's."""
+    report = json.loads(tshark("-n", "-q", "-r", capture, "-z", "roce,report"))
+    table = simple_table(tshark("-n", "-q", "-r", capture, "-z", "roce,qos_table"), "RoCE QoS")
+    key = lambda q: (q["point"], str(q["stream"]), q["source"], q["destination"], "0x%06x" % q["dest_qp"])  # noqa: E731
+    want = {key(m): {"DSCP": {k: v for k, v in m["dscp"].items()}, "Violations": {}} for m in report["qos"]["marking"]}
+    for v in report["qos"]["violations"]:
+        want[key(v)]["Violations"][v["check"]] = str(v["packets"])
+    got = {}
+    for r in table:
+        counts = lambda cell: dict(c.rsplit(":", 1) for c in cell.split()) if cell != NONE else {}  # noqa: E731
+        got[(r["Point"], r["Stream"], r["Source"], r["Destination"], r["DestQP"])] = {
+            "DSCP": {k: int(v) for k, v in counts(r["DSCP"]).items()}, "Violations": counts(r["Violations"])}
+    if not want or got != want or not any(w["Violations"] for w in want.values()):
+        raise Failure(f"{os.path.basename(capture)}: qos_table {got} != roce,report {want}")
+
+
 def check_io_graph(table):
     f = "roce.hop.latency_ns"
     out = tshark("-n", "-q", "-r", CAPTURE, "-z", f"io,stat,0,AVG({f}){f},MAX({f}){f},MIN({f}){f},COUNT({f}){f}")
@@ -179,24 +231,31 @@ def check_gui(update_docs):
     gui = None
     try:
         gui = Gui(tmp)
-        for stat, (title, width, height) in DIALOGS.items():
-            gui.start_wireshark(CAPTURE, ["-z", stat], {title: (20, 420, width, height)})
+        for title, (name, capture, width, height, words) in DIALOGS.items():
+            gui.start_wireshark(capture, geometry={title: (20, 420, width, height)})
+            main = gui.wait_for_window(os.path.basename(capture))
+            gui.click_text(main, "Statistics")
+            time.sleep(1)
+            gui.click_text("root", *title.split())
             window = gui.wait_for_window(title)
-            name = stat.split(",")[1]
-            screen = os.path.join(OUT, f"{name}.screen.png")
-            dialog = os.path.join(OUT, f"{name}.png")
+            screen = os.path.join(OUT, f"{name}_table.screen.png")
+            dialog = os.path.join(OUT, f"{name}_table.png")
             colours = int(gui.grab("root", screen))
             dialog_colours = int(gui.grab(window, dialog))
             # A blank or unpainted window has one or two colours; text on a
             # table has hundreds (anti-aliasing).
             if colours < 50 or dialog_colours < 50:
                 raise Failure(f"{title}: screenshot looks blank ({colours} colours, dialog {dialog_colours})")
+            seen = {plain(w) for w, _, _ in gui.words(window)}
+            missing = [w for w in words if plain(w) not in seen]
+            if missing:
+                raise Failure(f"{title}: the dialog does not show {missing}; read: {sorted(seen)}")
             bad = gui.log_complaints()
             if bad:
                 raise Failure(f"wireshark complained:\n{''.join(bad)}")
-            print(f"gui: '{title}' window {window}, {colours} colours; {screen}, {dialog}")
+            print(f"gui: Statistics → {title} shows {words}; {screen}, {dialog}")
             if update_docs:
-                shutil.copy(dialog, os.path.join(ROOT, "docs", f"gui-{name.replace('_table', '')}-table.png"))
+                shutil.copy(dialog, os.path.join(ROOT, "docs", f"gui-{name}-table.png"))
             gui.stop_wireshark()
     finally:
         if gui:
