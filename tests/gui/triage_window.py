@@ -147,7 +147,7 @@ def check_gui(update_docs):
               f"'1 {first_kind}' displays {first_count} frames from {first_frames[0]}; Copy and Save hold the "
               f"triage's text; {screen}")
         if update_docs:  # the main window and the triage, without the empty screen around them
-            subprocess.run(["convert", screen, "-crop", "1560x690+0+0", "+repage",
+            subprocess.run(["convert", screen, "-crop", "1560x705+0+0", "+repage",
                             os.path.join(ROOT, "docs", "gui-triage.png")], check=True)
     finally:
         if gui:
