@@ -71,7 +71,8 @@ class QosTable {
   void show(const qos::QosStats::RowKey& key, const qos::QosRow& r) {
     auto [it, added] = row_of_.try_emplace(key);
     if (added) {
-      it->second = rows_.add(columns(), {r.point_name, r.flow.src.to_string(), r.flow.dst.to_string(), cell::qp(r.flow.qp)});
+      it->second =
+          rows_.add(columns(), {r.point_name, r.flow.src.to_string(), r.flow.dst.to_string(), cell::qp(r.flow.qp)});
       rows_.set_uint(it->second, stream, r.stream);
     }
     const guint row = it->second;

@@ -38,7 +38,8 @@ void TableRows::set_string(guint row, guint column, const std::string& s) {
 void TableRows::set_duration(guint row, guint column, std::optional<int64_t> ns) {
   if (!ns) return set_string(row, column, kNone);
   // Negative: a hop between unsynced clocks.
-  set_string(row, column, *ns < 0 ? "-" + cell::duration(static_cast<uint64_t>(-*ns)) : cell::duration(static_cast<uint64_t>(*ns)));
+  const std::string t = cell::duration(static_cast<uint64_t>(*ns < 0 ? -*ns : *ns));
+  set_string(row, column, *ns < 0 ? "-" + t : t);
 }
 
 void TableRows::set_quantile(guint row, guint column, const Histogram& h, double q) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Analyze → RoCE Triage: `-z roce,triage` of the whole capture in a text
+// Analyze → RoCE → Triage: `-z roce,triage` of the whole capture in a text
 // window titled with the file's name, with a button per finding that shows
 // its evidence in the packet list, and Copy and Save (docs/triage.md, "In
 // the GUI").
@@ -113,7 +113,7 @@ void open_window(ext_menubar_gui_type, void*, void*) {
   remove_tap_listener(&l);
   l.settle();
 
-  // The triage is made once: its text, and a button per finding: "#N kind".
+  // The triage is made once: its text, and a button per finding: "N kind".
   std::string text;
   std::vector<std::pair<std::string, std::string>> buttons;  // label, filter
   if (l.facts) {
@@ -127,15 +127,17 @@ void open_window(ext_menubar_gui_type, void*, void*) {
   }
 
   const auto [dir, file] = capture_file_name();
-  funnel_text_window_t* win = ops->new_text_window(ops->ops_id, ("RoCE Triage" + (file.empty() ? "" : " - " + file)).c_str());
-  ops->set_text(win, ((buttons.empty() ? "" : "The numbered buttons below show finding #N's evidence in the packet list."
-                                               "\n\n") + text).c_str());
+  const std::string title = "RoCE Triage" + (file.empty() ? "" : " - " + file);
+  funnel_text_window_t* win = ops->new_text_window(ops->ops_id, title.c_str());
+  const char* hint = "The numbered buttons below show finding #N's evidence in the packet list.\n\n";
+  ops->set_text(win, ((buttons.empty() ? "" : hint) + text).c_str());
   for (const auto& [label, filter] : buttons)
     if (!filter.empty()) add_filter_button(ops, win, label, filter);
   if (!buttons.empty()) add_filter_button(ops, win, "Clear filter", "");
   add_button(ops, win, "Copy", copy_text, g_strdup(text.c_str()), g_free);
   // Next to the capture by default: demo.pcapng's is demo.triage.txt.
-  const std::string save_as = file.empty() ? "roce-triage.txt" : dir + G_DIR_SEPARATOR_S + file.substr(0, file.rfind('.')) + ".triage.txt";
+  const std::string save_as =
+      file.empty() ? "roce-triage.txt" : dir + G_DIR_SEPARATOR_S + file.substr(0, file.rfind('.')) + ".triage.txt";
   add_button(ops, win, "Save...", ask_path, new std::pair<std::string, std::string>(save_as, text),
              [](void* d) { delete static_cast<std::pair<std::string, std::string>*>(d); });
 }
