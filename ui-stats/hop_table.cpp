@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // "RoCE Hops": -z roce,hops's per-hop figures as a table, one row per
-// (upstream point, downstream point). Times in integer nanoseconds, as
-// roce.hop.latency_ns has them: the Qt dialog shows a float with six
-// decimals, and sorts strings as text. The ECN columns are 0 where the
-// marking column says there is no estimate.
+// (upstream point, downstream point). Times as the command writes them,
+// "–" where there is no sample or the marking column says there is no
+// estimate (TableRows::set_duration).
 #include <map>
 #include <utility>
 
@@ -28,20 +27,20 @@ class HopTable {
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Matched", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Lost", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Reordered", "%u"},
-        {TABLE_ITEM_INT, TAP_ALIGN_RIGHT, "Latency min (ns)", "%d"},
-        {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Latency p50 (ns)", "%u"},
-        {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Latency p99 (ns)", "%u"},
-        {TABLE_ITEM_INT, TAP_ALIGN_RIGHT, "Latency max (ns)", "%d"},
-        {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Queue p99 (ns)", "%u"},
+        {TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Latency min", "%s"},
+        {TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Latency p50", "%s"},
+        {TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Latency p99", "%s"},
+        {TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Latency max", "%s"},
+        {TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Queue p99", "%s"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Bursts", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Remarked", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "CE set", "%u"},
         // -z roce,hops's ECN table, for the hop's priority with the most ECN-capable packets.
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "ECN priority", "%u"},
         {TABLE_ITEM_STRING, TAP_ALIGN_LEFT, "ECN marking", "%s"},
-        {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "ECN onset (ns)", "%u"},
-        {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "ECN full marking (ns)", "%u"},
-        {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Largest unmarked queue (ns)", "%u"},
+        {TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "ECN onset", "%s"},
+        {TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "ECN full marking", "%s"},
+        {TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Largest unmarked queue", "%s"},
         // -z roce,hops's VLAN and MTU columns.
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "VLAN changed", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Largest passed (B)", "%u"},
@@ -120,11 +119,11 @@ class HopTable {
     // Exact and signed, as -z roce,hops shows them; the percentiles count a
     // negative latency (unsynced clocks) as 0.
     // No match (a hop known by its losses): no latency, not the extremes' sentinels.
-    rows_.set_int(row, lat_min, r.matched ? r.min_latency_ns : 0);
-    rows_.set_uint(row, lat_p50, r.latency_ns.quantile(0.5));
-    rows_.set_uint(row, lat_p99, r.latency_ns.quantile(0.99));
-    rows_.set_int(row, lat_max, r.matched ? r.max_latency_ns : 0);
-    rows_.set_uint(row, queue_p99, r.queue_ns.quantile(0.99));
+    rows_.set_duration(row, lat_min, r.matched ? std::optional<int64_t>(r.min_latency_ns) : std::nullopt);
+    rows_.set_quantile(row, lat_p50, r.latency_ns, 0.5);
+    rows_.set_quantile(row, lat_p99, r.latency_ns, 0.99);
+    rows_.set_duration(row, lat_max, r.matched ? std::optional<int64_t>(r.max_latency_ns) : std::nullopt);
+    rows_.set_quantile(row, queue_p99, r.queue_ns, 0.99);
     rows_.set_uint(row, bursts, r.bursts);
     rows_.set_uint(row, remarked, r.remarked);
     rows_.set_uint(row, ce_set, r.ce_set);
@@ -144,9 +143,10 @@ class HopTable {
     const bool marks = e.state == hop::EcnEstimate::State::marks;
     rows_.set_uint(row, ecn_priority, priority);
     rows_.set_string(row, ecn_estimate, hop::state_name(e.state));
-    rows_.set_uint(row, ecn_onset, marks ? e.onset_ns : 0);
-    rows_.set_uint(row, ecn_full, marks && e.full_ns ? *e.full_ns : 0);
-    rows_.set_uint(row, ecn_unmarked_max, e.max_unmarked_ns);
+    const auto ns = [](uint64_t v) { return std::optional<int64_t>(static_cast<int64_t>(v)); };
+    rows_.set_duration(row, ecn_onset, marks ? ns(e.onset_ns) : std::nullopt);
+    rows_.set_duration(row, ecn_full, marks && e.full_ns ? ns(*e.full_ns) : std::nullopt);
+    rows_.set_duration(row, ecn_unmarked_max, ns(e.max_unmarked_ns));
   }
 };
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // "RoCE QPs": -z roce,qp's figures as a table, one row per request flow
-// (requester -> responder, destination QP) per capture point. Times in
-// nanoseconds, as in hop_table.cpp; 0 where there was no sample.
+// (requester -> responder, destination QP) per capture point, with the
+// stall the triage ranks by (ImpactStats). Times as the command writes
+// them, "–" where there was no sample (TableRows::set_duration).
 #include <map>
 
+#include "epan-ext/report/impact_stats.h"
 #include "epan-ext/report/qp_stats.h"
 #include "epan-ext/common/text_table.h"
 #include "ui-stats/register.h"
@@ -13,8 +15,8 @@ namespace roceshark::ui_stats {
 namespace {
 
 enum Column : guint {
-  point, stream, requester, responder, dest_qp, requests, gaps, skipped, retrans, dups, responses, nak_seq, rnr_nak,
-  cnps, ecn_ce, hop_p50, hop_p99, rtt_p50, rtt_p99
+  point, stream, requester, responder, dest_qp, requests, stall, gaps, skipped, retrans, gbn, timeout, dups, responses,
+  nak_seq, rnr_nak, cnps, ecn_ce, hop_p50, hop_p99, rtt_p50, rtt_p99
 };
 
 class QpTable {
@@ -29,19 +31,23 @@ class QpTable {
         {TABLE_ITEM_STRING, TAP_ALIGN_LEFT, "Responder", "%s"},
         {TABLE_ITEM_STRING, TAP_ALIGN_LEFT, "DestQP", "%s"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Requests", "%u"},
+        // The triage's per-QP cost: loss recovery and PFC stall, overlaps once.
+        {TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Stall", "%s"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Gaps", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Skipped PSNs", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Retrans", "%u"},
+        {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "GBN", "%u"},
+        {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Timeout", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Dup", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Responses", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "NAK-seq", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "RNR-NAK", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "CNP", "%u"},
         {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "ECN-CE", "%u"},
-        {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Hop latency p50 (ns)", "%u"},
-        {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Hop latency p99 (ns)", "%u"},
-        {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "RTT p50 (ns)", "%u"},
-        {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "RTT p99 (ns)", "%u"},
+        {TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Hop latency p50", "%s"},
+        {TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "Hop latency p99", "%s"},
+        {TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "RTT p50", "%s"},
+        {TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, "RTT p99", "%s"},
     };
     return c;
   }
@@ -52,12 +58,14 @@ class QpTable {
   }
   void clear() {
     stats_.clear();
+    impact_.clear();
     row_of_.clear();
     rows_.reset();
   }
 
   bool add(const TapRecord& r) {
     stats_.add(r);
+    impact_.add(r);
     const Verdict* v = r.verdict;
     if (!v) return false;
     const QpStats::Key key{v->stream, v->point, v->row_flow};
@@ -69,6 +77,7 @@ class QpTable {
 
  private:
   QpStats stats_;
+  triage::ImpactStats impact_;
   TableRows rows_;
   std::map<QpStats::Key, guint> row_of_;
 
@@ -82,17 +91,21 @@ class QpTable {
     rows_.set_uint(row, requests, r.requests);
     rows_.set_uint(row, gaps, r.gaps);
     rows_.set_uint(row, skipped, r.skipped_psns);
+    const triage::QpImpact* q = impact_.find(std::get<2>(key), std::get<1>(key));
+    rows_.set_duration(row, stall, q ? std::optional<int64_t>(q->stalled.total()) : std::nullopt);
     rows_.set_uint(row, retrans, r.retransmissions);
+    rows_.set_uint(row, gbn, r.gbn_resends);
+    rows_.set_uint(row, timeout, r.timeout_retransmissions);
     rows_.set_uint(row, dups, r.duplicates);
     rows_.set_uint(row, responses, r.responses);
     rows_.set_uint(row, nak_seq, r.naks[static_cast<size_t>(NakCode::psn_sequence_error)]);
     rows_.set_uint(row, rnr_nak, r.naks[static_cast<size_t>(NakCode::rnr)]);
     rows_.set_uint(row, cnps, r.cnps);
     rows_.set_uint(row, ecn_ce, r.ce);
-    rows_.set_uint(row, hop_p50, r.hop_latency_ns.quantile(0.5));
-    rows_.set_uint(row, hop_p99, r.hop_latency_ns.quantile(0.99));
-    rows_.set_uint(row, rtt_p50, r.rtt_ns.quantile(0.5));
-    rows_.set_uint(row, rtt_p99, r.rtt_ns.quantile(0.99));
+    rows_.set_quantile(row, hop_p50, r.hop_latency_ns, 0.5);
+    rows_.set_quantile(row, hop_p99, r.hop_latency_ns, 0.99);
+    rows_.set_quantile(row, rtt_p50, r.rtt_ns, 0.5);
+    rows_.set_quantile(row, rtt_p99, r.rtt_ns, 0.99);
   }
 };
 

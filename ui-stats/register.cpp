@@ -6,6 +6,8 @@ namespace roceshark::ui_stats {
 void register_tables() {
   register_qp_table();
   register_hop_table();
+  register_pfc_table();
+  register_qos_table();
   register_triage_window();
 }
 

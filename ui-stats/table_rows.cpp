@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "epan-ext/common/text_table.h"
+
 namespace roceshark::ui_stats {
 
 guint TableRows::add(const std::vector<stat_tap_table_item>& columns, const std::vector<std::string>& strings) {
@@ -10,7 +12,8 @@ guint TableRows::add(const std::vector<stat_tap_table_item>& columns, const std:
   size_t s = 0;
   for (size_t c = 0; c < columns.size(); ++c) {
     cells[c].type = columns[c].type;
-    if (columns[c].type == TABLE_ITEM_STRING) cells[c].value.string_value = g_strdup(s < strings.size() ? strings[s++].c_str() : "");
+    if (columns[c].type == TABLE_ITEM_STRING)
+      cells[c].value.string_value = g_strdup(s < strings.size() ? strings[s++].c_str() : kNone);
   }
   const guint row = table_->num_elements;
   stat_tap_init_table_row(table_, row, static_cast<guint>(cells.size()), cells.data());
@@ -30,6 +33,17 @@ void TableRows::set_string(guint row, guint column, const std::string& s) {
   if (cell->value.string_value && s == cell->value.string_value) return;
   parked_strings_.push_back(const_cast<char*>(cell->value.string_value));
   cell->value.string_value = g_strdup(s.c_str());
+}
+
+void TableRows::set_duration(guint row, guint column, std::optional<int64_t> ns) {
+  if (!ns) return set_string(row, column, kNone);
+  // Negative: a hop between unsynced clocks.
+  const std::string t = cell::duration(static_cast<uint64_t>(*ns < 0 ? -*ns : *ns));
+  set_string(row, column, *ns < 0 ? "-" + t : t);
+}
+
+void TableRows::set_quantile(guint row, guint column, const Histogram& h, double q) {
+  set_duration(row, column, h.count() ? std::optional<int64_t>(static_cast<int64_t>(h.quantile(q))) : std::nullopt);
 }
 
 guint TableRows::uint_at(guint row, guint column) const {

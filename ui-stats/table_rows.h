@@ -9,14 +9,20 @@
 #include <epan/stat_tap_ui.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "epan-ext/common/histogram.h"
 
 namespace roceshark::ui_stats {
 
 class TableRows {
  public:
-  // The cells of a new row: strings are copied, the rest start at zero.
+  // What a cell with no sample reads.
+  static constexpr const char* kNone = "\u2013";
+  // The cells of a new row: strings are copied, the string cells past them
+  // read kNone until set, the rest start at zero.
   guint add(const std::vector<stat_tap_table_item>& columns, const std::vector<std::string>& strings);
   // Both saturate at the 32 bits a cell holds.
   void set_uint(guint row, guint column, uint64_t v);
@@ -24,6 +30,11 @@ class TableRows {
   guint uint_at(guint row, guint column) const;
   // A string cell's new text; the old one is parked like a reset row.
   void set_string(guint row, guint column, const std::string& s);
+  // A time as the command writes it in a sentence ("37.2 us", "4.95 ms"),
+  // "–" for no sample. Text, not a number: 4.0's dialog shows a float cell
+  // with six decimals and no unit (docs/gui.md).
+  void set_duration(guint row, guint column, std::optional<int64_t> ns);
+  void set_quantile(guint row, guint column, const Histogram& h, double q);  // a time's; kNone when empty
 
   // stat_tap_table_ui callbacks.
   void attach(stat_tap_table_ui* ui, const char* title);  // finds or makes the table

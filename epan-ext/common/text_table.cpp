@@ -66,6 +66,15 @@ std::string fixed(uint64_t units, int places) {
   return b;
 }
 
+std::string duration(uint64_t ns) {
+  char b[32];
+  if (ns >= 1'000'000'000) std::snprintf(b, sizeof b, "%.2f s", static_cast<double>(ns) / 1e9);
+  else if (ns >= 1'000'000) std::snprintf(b, sizeof b, "%.2f ms", static_cast<double>(ns) / 1e6);
+  else if (ns >= 1'000) std::snprintf(b, sizeof b, "%.1f us", static_cast<double>(ns) / 1e3);
+  else std::snprintf(b, sizeof b, "%llu ns", static_cast<unsigned long long>(ns));
+  return b;
+}
+
 std::string pct(uint64_t part, uint64_t whole) {
   if (!whole) return "-";
   char b[16];

@@ -31,6 +31,7 @@ std::string num(uint64_t v);
 std::string grouped(uint64_t v);                  // 4,170: sizes in sentences
 std::string qp(uint32_t qpn);                     // 0x00abcd
 std::string us(uint64_t ns, int decimals = 1);    // nanoseconds shown in microseconds
+std::string duration(uint64_t ns);                // "4.95 ms", "37.2 us", "850 ns": a time in a sentence or a GUI cell
 std::string pct(uint64_t part, uint64_t whole);   // "12.3%", "-" when whole is 0
 std::string fixed(uint64_t units, int places);    // units / 10^places exactly: (534, 9) is "0.000000534"
 }  // namespace cell

@@ -22,15 +22,6 @@ const char* severity_name(Severity s) {
 
 namespace detail {
 
-std::string duration(uint64_t ns) {
-  char buf[32];
-  if (ns >= 1'000'000'000) std::snprintf(buf, sizeof buf, "%.2f s", static_cast<double>(ns) / 1e9);
-  else if (ns >= 1'000'000) std::snprintf(buf, sizeof buf, "%.2f ms", static_cast<double>(ns) / 1e6);
-  else if (ns >= 1'000) std::snprintf(buf, sizeof buf, "%.1f us", static_cast<double>(ns) / 1e3);
-  else std::snprintf(buf, sizeof buf, "%llu ns", static_cast<unsigned long long>(ns));
-  return buf;
-}
-
 std::string streams_text(const std::set<uint32_t>& streams) {
   std::string s = streams.size() == 1 ? "stream " : "streams ";
   size_t n = 0;

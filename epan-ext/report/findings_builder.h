@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "epan-ext/common/text_table.h"
 #include "epan-ext/report/findings.h"
 
 namespace roceshark::triage::detail {
@@ -81,7 +82,7 @@ class Builder {
   std::map<uint32_t, std::vector<uint32_t>> stream_flows_;    // connection -> its request flows
 };
 
-std::string duration(uint64_t ns);  // "4.95 ms", "37.2 us", "850 ns"
+using cell::duration;
 std::string streams_text(const std::set<uint32_t>& streams);  // "stream 0", "streams 0, 2"
 
 void add_ecn_findings(Builder& b);  // ECN marking thresholds compared per hop

@@ -81,13 +81,10 @@ Health assess(const ReportStats& s, const AnalysisFacts& a, const Findings& f) {
   std::optional<double> rate, paused;
   std::string busiest = "no PFC frames";
   if (span_s > 0) rate = 0.0, paused = 0.0;
-  const auto& episodes = s.pfc.episodes();
   for (const auto& [key, row] : s.pfc.rows()) {
     if (span_s <= 0) break;
     const double r = static_cast<double>(row.frames) / span_s;
-    uint64_t p = 0;
-    if (const auto it = episodes.find(key); it != episodes.end())
-      for (const auto& e : it->second) p += e.paused_ns;
+    const uint64_t p = s.pfc.summary(key).paused_ns;
     const double pct = 100.0 * static_cast<double>(p) / static_cast<double>(f.span_ns);
     const std::string where = a.point_name(row.point) + ", " + mac_to_string(row.mac) + ", priority " +
                               std::to_string(row.priority);

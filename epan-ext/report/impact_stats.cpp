@@ -119,6 +119,11 @@ std::map<std::pair<uint32_t, uint32_t>, const QpImpact*> ImpactStats::rows() con
   return out;
 }
 
+const QpImpact* ImpactStats::find(uint32_t flow, uint32_t point) const {
+  const auto it = rows_.find(uint64_t{flow} << 32 | point);
+  return it == rows_.end() ? nullptr : &it->second;
+}
+
 std::map<uint32_t, std::vector<const QpImpact*>> ImpactStats::by_flow() const {
   std::map<uint32_t, std::vector<const QpImpact*>> out;
   for (const auto& [k, q] : rows()) out[k.first].push_back(q);

@@ -55,6 +55,8 @@ class ImpactStats {
   void settle(const EventLog& log, const FrameSet& selected);
   // By (request flow, point).
   std::map<std::pair<uint32_t, uint32_t>, const QpImpact*> rows() const;
+  // One of them, null if that flow has none at that point.
+  const QpImpact* find(uint32_t flow, uint32_t point) const;
   // By request flow: the rows of every point that saw it, in point order.
   std::map<uint32_t, std::vector<const QpImpact*>> by_flow() const;
   const Timeline& timeline() const { return timeline_; }

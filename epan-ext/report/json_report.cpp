@@ -5,6 +5,7 @@
 
 #include "epan-ext/report/capture_quality.h"
 #include "epan-ext/report/json_triage.h"
+#include "epan-ext/report/qos_report.h"
 #include "epan-ext/common/json_writer.h"
 #include "epan-ext/common/qos_policy.h"
 
@@ -139,14 +140,13 @@ void write_pfc(JsonWriter& w, const pfc::PfcStats& s, const AnalysisFacts& a) {
   const auto& episodes = s.episodes();
   w.key("pfc").begin_object().key("pauses").begin_array();
   for (const auto& [key, row] : s.rows()) {
-    uint64_t paused = 0, longest = 0;
+    const pfc::PauseSummary sum = s.summary(key);
     const auto it = episodes.find(key);
     const std::vector<pfc::Episode> none;
     const auto& eps = it == episodes.end() ? none : it->second;
-    for (const auto& e : eps) paused += e.paused_ns, longest = std::max(longest, e.end_ns - e.start_ns);
     w.begin_object().field("point", a.point_name(row.point)).field("pausing_mac", mac_to_string(row.mac))
         .field("priority", uint32_t{row.priority}).field("frames", row.frames).field("xoff", row.xoff)
-        .field("xon", row.xon).field("paused_ns", paused).field("longest_ns", longest)
+        .field("xon", row.xon).field("paused_ns", sum.paused_ns).field("longest_ns", sum.longest_ns)
         .field("no_ecn_pauses", row.no_ecn).field("propagated", row.propagated).field("wrong_class", row.wrong_class);
     w.key("episodes").begin_array();
     for (size_t i = 0; i < eps.size() && i < kMaxEpisodes; ++i) {
@@ -205,7 +205,7 @@ void write_qos(JsonWriter& w, const qos::QosStats& s, const AnalysisFacts& a) {
   }
   w.end_array().key("violations").begin_array();
   for (const auto& [k, v] : s.violations()) {
-    w.begin_object().field("check", std::string(checks::row(qos::kind_of(std::get<0>(k))).fields[0].abbrev))
+    w.begin_object().field("check", qos::check_field(std::get<0>(k)))
         .field("point", v.point_name).field("stream", v.stream);
     flow(w, v.flow);
     w.field("first_frame", v.first_frame).field("packets", v.packets).end_object();

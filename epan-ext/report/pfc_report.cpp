@@ -39,13 +39,10 @@ std::string format_pfc_report(const PfcStats& stats, const AnalysisFacts& a, con
   std::string wrong;
   for (const auto& [key, row] : stats.rows()) {
     const std::string point = a.point_name(row.point), mac = mac_to_string(row.mac);
-    uint64_t paused = 0, longest = 0, nstorms = 0, nchatter = 0;
+    const PauseSummary sum = stats.summary(key);
     const auto it = episodes.find(key);
     for (const Episode& e : it == episodes.end() ? std::vector<Episode>{} : it->second) {
-      paused += e.paused_ns;
-      longest = std::max(longest, e.end_ns - e.start_ns);
       if (e.chatter) {
-        ++nchatter;
         char rate[32];
         std::snprintf(rate, sizeof rate, "%.1f", double(e.frames) * 1e6 / double(e.end_ns - e.start_ns));
         chatter.add_row({point, mac, num(row.priority), us_since(e.start_ns, origin), us_since(e.end_ns, origin),
@@ -53,13 +50,12 @@ std::string format_pfc_report(const PfcStats& stats, const AnalysisFacts& a, con
                          num(e.first_frame)});
       }
       if (!e.storm) continue;
-      ++nstorms;
       storms.add_row({point, mac, num(row.priority), us_since(e.start_ns, origin), us_since(e.end_ns, origin),
                       us(e.end_ns - e.start_ns), num(e.frames), num(e.first_frame),
                       e.storm_frame ? num(e.storm_frame) : "-"});
     }
-    pause.add_row({point, mac, num(row.priority), num(row.frames), num(row.xoff), num(row.xon), us(paused),
-                   pct(paused, stats.span_ns()), us(longest), num(nstorms), num(nchatter), num(row.no_ecn), num(row.propagated)});
+    pause.add_row({point, mac, num(row.priority), num(row.frames), num(row.xoff), num(row.xon), us(sum.paused_ns),
+                   pct(sum.paused_ns, stats.span_ns()), us(sum.longest_ns), num(sum.storms), num(sum.chatter), num(row.no_ecn), num(row.propagated)});
     for (const auto& [flow, q] : row.qps) {
       const FlowKey& f = a.flow_key(flow);
       stalls.add_row({point, mac, num(row.priority), num(a.flow_stream(flow)), f.src.to_string(), f.dst.to_string(),

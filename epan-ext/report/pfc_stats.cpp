@@ -56,4 +56,17 @@ void PfcStats::settle(const EventLog& log, const FrameSet& selected) {
     if (selected.contains(p.found_frame)) propagations_.push_back(p);
 }
 
+PauseSummary PfcStats::summary(const Key& k) const {
+  PauseSummary s;
+  const auto it = episodes_.find(k);
+  if (it == episodes_.end()) return s;
+  for (const Episode& e : it->second) {
+    s.paused_ns += e.paused_ns;
+    s.longest_ns = std::max(s.longest_ns, e.end_ns - e.start_ns);
+    s.storms += e.storm;
+    s.chatter += e.chatter;
+  }
+  return s;
+}
+
 }  // namespace roceshark::pfc

@@ -35,6 +35,11 @@ struct PfcRow {
   std::map<uint32_t, StalledQp> qps;  // by request flow
 };
 
+// One row's pause episodes summed, as every view shows them.
+struct PauseSummary {
+  uint64_t paused_ns = 0, longest_ns = 0, storms = 0, chatter = 0;
+};
+
 class PfcStats {
  public:
   void add(const TapRecord& r);
@@ -51,6 +56,7 @@ class PfcStats {
   void settle(const EventLog& log, const FrameSet& selected);
   // Pause episodes by row, in time order.
   const std::map<Key, std::vector<Episode>>& episodes() const { return episodes_; }
+  PauseSummary summary(const Key& k) const;
   const std::vector<Propagation>& propagations() const { return propagations_; }
 
  private:

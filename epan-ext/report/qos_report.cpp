@@ -17,17 +17,6 @@ std::string pcp_value(int pcp) { return pcp < 0 ? "untagged" : std::to_string(pc
 
 std::string or_none(const std::string& s) { return s.empty() ? "none" : s; }
 
-std::string roles(const QosRow& r) {
-  std::string out;
-  auto part = [&](const char* name, uint64_t n) {
-    if (n) out += (out.empty() ? "" : " ") + std::string(name) + ":" + num(n);
-  };
-  part("req", r.requests);
-  part("resp", r.responses);
-  part("cnp", r.cnps);
-  return out;
-}
-
 std::string map_line(const Policy& p) {
   const std::string overrides = format_dscp_map(p.dscp_priority);
   return "DSCP -> priority: DSCP>>3, overrides: " + or_none(overrides) + " (" + num(kRoceDscp) + "->" +
@@ -82,7 +71,7 @@ std::string marking_section(const QosStats& stats) {
                {"CNP DSCP", kLeft}, {"CNP PCP", kLeft}});
   for (const auto& [key, r] : stats.rows())
     t.add_row({num(r.stream), r.point_name, r.flow.src.to_string(), r.flow.dst.to_string(), cell::qp(r.flow.qp),
-               roles(r), format_counts(r.dscp, ValueKind::number), format_counts(r.pcp, ValueKind::pcp),
+               format_roles(r), format_counts(r.dscp, ValueKind::number), format_counts(r.pcp, ValueKind::pcp),
                format_counts(r.ecn, ValueKind::ecn), format_counts(r.priority, ValueKind::number),
                format_counts(r.cnp_dscp, ValueKind::number), format_counts(r.cnp_pcp, ValueKind::pcp)});
   return "\nMarking seen (per directed flow, per capture point; value:packets)\n" + t.render();
@@ -93,7 +82,7 @@ std::string violation_section(const QosStats& stats) {
   TextTable t({{"Check", kLeft}, {"Point", kLeft}, {"Stream"}, {"Source", kLeft}, {"Destination", kLeft},
                {"DestQP", kLeft}, {"First frame"}, {"Packets"}});
   for (const auto& [key, v] : stats.violations())
-    t.add_row({std::string(checks::row(kind_of(std::get<0>(key))).fields[0].abbrev), v.point_name, num(v.stream),
+    t.add_row({check_field(std::get<0>(key)), v.point_name, num(v.stream),
                v.flow.src.to_string(), v.flow.dst.to_string(), cell::qp(v.flow.qp), num(v.first_frame),
                num(v.packets)});
   return "\nViolations (per check, capture point and directed flow)\n" + t.render();
@@ -140,6 +129,19 @@ std::string format_counts(const ValueCounts& c, ValueKind kind) {
   }
   return out;
 }
+
+std::string format_roles(const QosRow& r) {
+  std::string out;
+  auto part = [&](const char* name, uint64_t n) {
+    if (n) out += (out.empty() ? "" : " ") + std::string(name) + ":" + num(n);
+  };
+  part("req", r.requests);
+  part("resp", r.responses);
+  part("cnp", r.cnps);
+  return out;
+}
+
+std::string check_field(Check c) { return std::string(checks::row(kind_of(c)).fields[0].abbrev); }
 
 std::string format_qos_report(const QosStats& stats, const Policy& policy, const Checker::Learned& learned,
                               const std::string& filter) {

@@ -18,5 +18,9 @@ std::string format_qos_report(const QosStats& stats, const Policy& policy, const
 // "26:1200 0:3"; PCP as "3:1200 untagged:3", ECN as "ECT(0):1200 Not-ECT:3"; "-" when empty.
 enum class ValueKind : uint8_t { number, pcp, ecn };
 std::string format_counts(const ValueCounts& c, ValueKind kind);
+// "req:17 resp:4 cnp:2": the roles a row's packets had.
+std::string format_roles(const QosRow& r);
+// The field that marks a check's failing packets: roce.qos.dscp_not_lossless.
+std::string check_field(Check c);
 
 }  // namespace roceshark::qos

@@ -151,10 +151,11 @@ class Gui:
                               text=True).stdout.strip()
 
     def click_text(self, window, *phrase):
-        """Clicks the first place the window shows `phrase` (consecutive words)."""
+        """Clicks the first place the window shows `phrase` (consecutive
+        words, compared without the punctuation tesseract misreads: _ : , .)."""
         words = self.words(window)
         for i in range(len(words) - len(phrase) + 1):
-            if all(words[i + k][0] == p for k, p in enumerate(phrase)):
+            if all(plain(words[i + k][0]) == plain(p) for k, p in enumerate(phrase)):
                 _, x, y = words[i]
                 subprocess.run(["xdotool", "mousemove", str(x), str(y), "click", "1"], env=self.x_env, check=True)
                 return
@@ -171,6 +172,10 @@ class Gui:
     def close(self):
         self.stop_wireshark()
         stop(self.xvfb)
+
+
+def plain(word):
+    return re.sub(r"[_:,.]", "", word)
 
 
 def stop(process):
