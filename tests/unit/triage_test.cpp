@@ -321,7 +321,7 @@ TEST(Findings, SizeDependentLossOnAHopIsAnMtuMismatch) {
 void announce_max_frame(TwoPoints& t, uint32_t frame, uint16_t max_frame) {
   qos::DcbxAnnouncement a;
   a.point = 0, a.max_frame_size = max_frame;
-  t.stats.qos.add_dcbx(frame, "nic-a", a, {});
+  t.stats.qos.add_dcbx(frame, 0, "nic-a", a, {});
 }
 
 // Two long frames lost, fewer than roce.mtu_min_lost: their size alone is
@@ -505,12 +505,34 @@ TEST(Findings, IcmpJoinsTheHopFindingOfItsConnection) {
 // policy trusts PCP (priority 3 falls to 0), a warning where it trusts DSCP.
 TEST(Evidence, KeepsTheLowestFramesInAnyOrderAndTakesOneBack) {
   triage::Evidence e;
-  for (uint32_t f : {9u, 7u, 30u, 2u, 11u, 5u, 1u}) e.add(f, 0);
+  for (uint32_t f : {9u, 7u, 30u, 2u, 11u, 5u, 1u}) e.add(f, f * 1000, 0);
   EXPECT_EQ(std::vector<uint32_t>(e.first().begin(), e.first().end()), (std::vector<uint32_t>{1, 2, 5, 7, 9}));
   e.remove(5);
   e.remove(40);  // counted, beyond the frames kept
   EXPECT_EQ(e.count, 5u);
   EXPECT_EQ(std::vector<uint32_t>(e.first().begin(), e.first().end()), (std::vector<uint32_t>{1, 2, 7, 9}));
+}
+
+// The first and last frame's times follow a take-back at either end; with
+// every frame kept at an end taken back, that end stays where it was.
+TEST(Evidence, KeepsTheTimesOfItsFirstAndLastFrameAcrossTakeBacks) {
+  triage::Evidence e;
+  for (uint32_t f : {9u, 7u, 30u, 2u, 11u, 5u, 1u, 20u, 25u, 3u, 4u, 6u}) e.add(f, f * 1000, 0);
+  EXPECT_EQ(e.when().first_ns, 1000u);
+  EXPECT_EQ(e.when().last_ns, 30000u);
+  e.remove(1);
+  e.remove(30);
+  EXPECT_EQ(e.when().first_ns, 2000u);
+  EXPECT_EQ(e.when().last_ns, 25000u);
+  for (uint32_t f : {25u, 20u, 11u}) e.remove(f);  // the five highest were 30, 25, 20, 11 and 9
+  EXPECT_EQ(e.when().last_ns, 9000u);
+  e.remove(9);
+  EXPECT_EQ(e.when().last_ns, 9000u);  // none kept at that end: a frame taken back, later than the truth (7)
+  e.add(8, 8000, 0);
+  EXPECT_EQ(e.when().last_ns, 9000u);
+  e.add(40, 40000, 0);
+  EXPECT_EQ(e.when().last_ns, 40000u);
+  EXPECT_EQ(e.when().first_ns, 2000u);
 }
 
 // Requests 0..3 in order at point 0; at point 1, 2 is overtaken by 3 and
@@ -939,7 +961,7 @@ TEST(Health, InternalCapsPassedAreLimitsAndMakeItIncomplete) {
   qos::DcbxAnnouncement d;
   for (uint32_t i = 0; i <= qos::QosStats::kMaxDcbx; ++i) {
     d.mac = {0x02, 0, 0, 3, static_cast<uint8_t>(i >> 8), static_cast<uint8_t>(i)};
-    dcbx.qos.add_dcbx(i + 1, "p", d, {qos::DcbxFinding{}});
+    dcbx.qos.add_dcbx(i + 1, 0, "p", d, {qos::DcbxFinding{}});
   }
   limits = limits_reached(dcbx, Analyzer{});
   ASSERT_EQ(limits.size(), 1u);
