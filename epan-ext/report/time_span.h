@@ -20,4 +20,7 @@ struct TimeSpan {
   }
 };
 
+// `t` from `origin` (the capture's start), 0 before it.
+inline uint64_t since(uint64_t t, uint64_t origin) { return t - std::min(t, origin); }
+
 }  // namespace roceshark::triage
