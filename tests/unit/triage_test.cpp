@@ -581,6 +581,10 @@ TEST(Findings, NakBeforeItsLateOriginalIsTakenBack) {
   const Finding* f = of_kind(tr, kind("reorder_nak"));
   ASSERT_NE(f, nullptr);
   EXPECT_TRUE(std::find(f->frames.begin(), f->frames.end(), nak_frame) != f->frames.end());
+  // Its time: from the NAK taken back at settle time to the resend it forced.
+  EXPECT_EQ(f->when.first_ns, 3 * us + 500);
+  EXPECT_EQ(f->when.last_ns, 8 * us);
+  EXPECT_EQ(tr.findings.start_ns, 0u);
 }
 
 // A late original more than a round trip after its hole, after its NAK: a
@@ -978,6 +982,31 @@ TEST(Health, WithinTheFlowLimitNoLimitIsListed) {
   stats.add(latest_record(v, a, p.ts_ns, p.frame_len, nullptr));
   EXPECT_TRUE(limits_reached(stats, a).empty());
   EXPECT_NE(format_json_report(stats, &a, "").find(R"("limits":[])"), std::string::npos);
+}
+
+// The When line: one time or a span, ISO 8601 UTC with microseconds unless
+// the stamps have nanoseconds, and seconds from the capture's start; none
+// without timed evidence.
+TEST(Triage, WhenLineGivesTheFirstAndLastEvidence) {
+  Triage t;
+  t.findings.start_ns = 1'700'000'000'000'000'590;
+  Finding f;
+  f.when.add(1'700'000'000'000'050'000, 1'700'000'000'005'000'000);
+  t.findings.list = {f, f, Finding{}};
+  t.findings.list[1].when = {};
+  t.findings.list[1].when.add(1'700'000'000'000'003'124);
+  t.findings.ns = true;
+  const std::string text = format_triage(t, "");
+  EXPECT_NE(text.find("   When:     2023-11-14T22:13:20.000050000Z to 2023-11-14T22:13:20.005000000Z (0.000049410 s to\n"
+                      "             0.004999410 s into the capture)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("   When:     2023-11-14T22:13:20.000003124Z (0.000002534 s into the capture)\n"), std::string::npos);
+  size_t whens = 0;
+  for (size_t at = text.find("When:"); at != std::string::npos; at = text.find("When:", at + 1)) ++whens;
+  EXPECT_EQ(whens, 2u);
+  t.findings.ns = false;
+  EXPECT_NE(format_triage(t, "").find("2023-11-14T22:13:20.000050Z to 2023-11-14T22:13:20.005000Z"), std::string::npos);
 }
 
 }  // namespace
