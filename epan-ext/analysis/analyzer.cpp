@@ -502,7 +502,7 @@ void Analyzer::on_response(const PacketInfo& p, Verdict& v) {
       const bool copy = before.valid && !before.reorder && before.psn == e.psn;
       if (e.reorder || !copy) req.nak_copy_count = 0;
       if (!e.reorder && req.nak_copy_count < req.nak_copies.size())
-        req.nak_copies[req.nak_copy_count++] = {p.frame, p.point, v.stream, priority_of(p)};
+        req.nak_copies[req.nak_copy_count++] = {p.frame, p.point, v.stream, priority_of(p), p.ts_ns};
       if (!before.valid || before.psn != e.psn) req.naks.prev_seq_nak = before;  // a copy shifts nothing
       req.naks.seq_nak = e;
     }
@@ -530,7 +530,7 @@ void Analyzer::take_back_nak(uint32_t flow, uint32_t late_frame) {
   f.note_reorder_nak(f.naks.seq_nak.psn);
   for (uint8_t i = 0; i < f.nak_copy_count; ++i) {
     const Flow::NakCopy& c = f.nak_copies[i];
-    if (events_) events_->nak_reordered({c.frame, late_frame, flow, c.point, c.stream, c.priority});
+    if (events_) events_->nak_reordered({c.frame, late_frame, flow, c.point, c.stream, c.priority, c.ts_ns});
     for (uint32_t fp : f.points) flow_points_[fp].requests.nak_taken_back(c.frame);
   }
   f.nak_copy_count = 0;

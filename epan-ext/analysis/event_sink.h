@@ -24,6 +24,7 @@ struct HopKey {
 // differ (reported in synced mode, where latencies are then wrong).
 struct Skew {
   uint32_t frame, a, b;
+  uint64_t ts_ns;  // the frame's
 };
 }  // namespace hop
 
@@ -35,6 +36,7 @@ struct NakReorder {
   uint32_t nak_frame, late_frame;
   uint32_t flow, point, stream;
   uint8_t priority;
+  uint64_t nak_ts_ns;  // the NAK frame's time
 };
 
 class EventSink {

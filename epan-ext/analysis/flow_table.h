@@ -64,6 +64,7 @@ struct Flow {
   struct NakCopy {
     uint32_t frame, point, stream;
     uint8_t priority;
+    uint64_t ts_ns;
   };
   std::array<NakCopy, 4> nak_copies{};
   uint8_t nak_copy_count = 0;

@@ -119,7 +119,7 @@ std::optional<HopVerdict> HopMatcher::match(uint64_t id, uint32_t flow, uint32_t
   for (size_t i = 0; i < n_same; ++i)
     if (clocks_.observe(same[i].point, same[i].ts_ns, c.point, c.ts_ns, flow, reverse) &&
         cfg_.clock_mode == ClockMode::synced)
-      if (events_) events_->clock_skew({c.frame, std::min(same[i].point, c.point), std::max(same[i].point, c.point)});
+      if (events_) events_->clock_skew({c.frame, std::min(same[i].point, c.point), std::max(same[i].point, c.point), c.ts_ns});
   const Copy* prev = nullptr;
   for (size_t i = 0; i < n_same; ++i)
     if (upstream(same[i], c, flow) && (!prev || corrected(same[i]) > corrected(*prev))) prev = &same[i];

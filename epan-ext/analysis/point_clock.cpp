@@ -15,6 +15,14 @@ void PointClock::step(uint32_t point, uint32_t frame, uint64_t ns, bool stretch)
 }
 
 uint64_t PointClock::at(uint32_t point, uint32_t frame, uint64_t raw) {
+  const bool first = !started_;
+  const uint64_t t = time_of(point, frame, raw);
+  if (first) start_ns_ = t;
+  ns_ |= t % 1000 != 0;
+  return t;
+}
+
+uint64_t PointClock::time_of(uint32_t point, uint32_t frame, uint64_t raw) {
   stepped_ = false;
   if (!started_) {
     started_ = true;

@@ -37,6 +37,12 @@ class PointClock {
 
   // The analysis time of `frame`, stamped `raw` at `point`.
   uint64_t at(uint32_t point, uint32_t frame, uint64_t raw);
+  // The analysis time of the first frame: the capture's start, the origin
+  // of every time "from the start of the capture".
+  uint64_t start_ns() const { return start_ns_; }
+  // Whether any frame's time has digits below the microsecond: then times
+  // are printed in nanoseconds.
+  bool nanoseconds() const { return ns_; }
   // Whether the frame of the last at() was stamped back (or too far ahead).
   bool stepped() const { return stepped_; }
   // The stretches the last at()'s point has started so far: what was
@@ -54,12 +60,15 @@ class PointClock {
     uint32_t stretches = 0;
   };
   void step(uint32_t point, uint32_t frame, uint64_t ns, bool stretch);
+  uint64_t time_of(uint32_t point, uint32_t frame, uint64_t raw);
 
   uint32_t max_points_;
   std::map<uint32_t, Point> points_;
   std::map<uint32_t, Steps> steps_;
   bool started_ = false;
   bool stepped_ = false;
+  bool ns_ = false;
+  uint64_t start_ns_ = 0;
   uint64_t rebase_ = 0;  // subtracted from every stamp: non-zero only for captures stamped past kMaxNs
   uint32_t last_point_ = UINT32_MAX;
   Point* last_ = nullptr;  // most frames are of the point before

@@ -22,12 +22,6 @@ const char* kind_name(Kind k) {
   return "?";
 }
 
-void EventList::reach(uint64_t ts_ns) {
-  if (!started_) start_ns_ = ts_ns, started_ = true;
-  last_ns_ = std::max(last_ns_, ts_ns);
-  ns_ |= ts_ns % 1000 != 0;
-}
-
 void EventList::add(const TapRecord& r) {
   if (r.verdict && !r.verdict->untracked() && !r.verdict->truncated) add_roce(r, *r.verdict);
 }

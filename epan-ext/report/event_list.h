@@ -4,6 +4,7 @@
 // engine's event log (`roceshark events`, docs/command.md "EVENTS"). It
 // only groups what the engine concluded; it judges nothing itself.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <tuple>
@@ -42,15 +43,13 @@ struct Event {
 
 class EventList {
  public:
-  // Every frame of the input, selected or not: the start time and whether
-  // the stamps carry nanoseconds.
-  void reach(uint64_t ts_ns);
+  // Every frame of the input, selected or not: the latest time (the start
+  // and the stamps' resolution are the analysis clock's, point_clock.h).
+  void reach(uint64_t ts_ns) { last_ns_ = std::max(last_ns_, ts_ns); }
   void add(const TapRecord& r);
   // Every event, with the log's (hop losses not taken back, pause episodes
   // whose first frame is selected), in time order.
   std::vector<Event> settled(const EventLog& log, const FrameSet& selected) const;
-  uint64_t start_ns() const { return start_ns_; }
-  bool nanoseconds() const { return ns_; }
 
  private:
   using Place = std::tuple<uint32_t, uint32_t, uint32_t>;  // (flow, point, to) or (flow, from, to)
@@ -61,8 +60,7 @@ class EventList {
   std::vector<Event> events_;
   std::map<Place, size_t> runs_, remarks_, ce_;
   std::map<std::pair<uint32_t, uint32_t>, std::vector<size_t>> gaps_;  // (flow, point) -> psn_gap events
-  uint64_t start_ns_ = 0, last_ns_ = 0;
-  bool started_ = false, ns_ = false;
+  uint64_t last_ns_ = 0;
 };
 
 }  // namespace roceshark::events

@@ -91,7 +91,7 @@ std::string detail_of(const Event& e, const std::string& from, const std::string
 Row row_of(const Event& e, uint64_t start_ns, bool ns, const AnalysisFacts* a) {
   Row r;
   r.time = iso_time(e.ts_ns, ns);
-  r.rel_ns = e.ts_ns - std::min(e.ts_ns, start_ns);
+  r.rel_ns = triage::since(e.ts_ns, start_ns);
   r.kind = kind_name(e.kind);
   const std::string from = a ? printable(a->point_name(e.point)) : std::to_string(e.point);
   const std::string to = e.to == kNoId ? "" : a ? printable(a->point_name(e.to)) : std::to_string(e.to);

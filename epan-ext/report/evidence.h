@@ -14,6 +14,7 @@
 #include "epan-ext/analysis/event_log.h"
 #include "epan-ext/report/frame_set.h"
 #include "epan-ext/report/nak_resends.h"
+#include "epan-ext/report/time_span.h"
 #include "epan-ext/analysis/tap_record.h"
 
 namespace roceshark::triage {
@@ -64,18 +65,38 @@ struct Remark {
   }
 };
 
-struct Evidence {
+// The kFrames lowest (or highest) frame numbers noted, with their times.
+template <bool kLowest>
+struct FewFrames {
   static constexpr size_t kFrames = 5;
   std::array<uint32_t, kFrames> frames{};
+  std::array<uint64_t, kFrames> ns{};
   uint8_t n = 0;
+  static bool before(uint32_t x, uint32_t y) { return kLowest ? x < y : x > y; }
+  void add(uint32_t frame, uint64_t ts_ns);
+  void remove(uint32_t frame);
+};
+
+// A clue's frames at one place: how many, the first few, and the earliest
+// and latest time (one place's frames: the first and last frame's). A
+// take-back keeps the span exact unless it took back every frame kept at
+// an end (kFrames each): that end then stays at a frame taken back.
+struct Evidence {
+  static constexpr size_t kFrames = FewFrames<true>::kFrames;
   uint64_t count = 0;
   std::set<uint32_t> streams;
   // Keeps the lowest frames, whatever order they come in (a frame taken
   // back, or noted at settle time, can come late).
-  void add(uint32_t frame, uint32_t stream);
+  void add(uint32_t frame, uint64_t ts_ns, uint32_t stream);
   // Takes back one frame counted here; its connection stays named.
   void remove(uint32_t frame);
-  std::span<const uint32_t> first() const { return {frames.data(), n}; }
+  std::span<const uint32_t> first() const { return {first_.frames.data(), first_.n}; }
+  const TimeSpan& when() const { return when_; }
+
+ private:
+  FewFrames<true> first_;
+  FewFrames<false> last_;
+  TimeSpan when_;
 };
 
 // What the selected frames of one hop showed of RoCE starved behind
@@ -109,14 +130,14 @@ class EvidenceStats {
   const std::set<uint32_t>& cnp_answered() const { return cnp_answered_; }
 
  private:
-  void note(Clue c, uint32_t a, uint32_t b, uint64_t x, uint32_t frame, uint32_t stream = kNoId) {
-    items_[{c, a, b, x}].add(frame, stream);
+  void note(Clue c, uint32_t a, uint32_t b, uint64_t x, uint32_t frame, uint64_t ts_ns, uint32_t stream = kNoId) {
+    items_[{c, a, b, x}].add(frame, ts_ns, stream);
   }
-  void add_pause(const pfc::PauseVerdict& v);
+  void add_pause(const pfc::PauseVerdict& v, uint64_t ts_ns);
   void add_roce(const TapRecord& r, const Verdict& v);
-  void add_starved(const hop::HopVerdict& h, const Verdict& v);
+  void add_starved(const hop::HopVerdict& h, const Verdict& v, uint64_t ts_ns);
   // One loss sign (and lossy-queue evidence) becomes reorder_nak evidence.
-  void take_back_loss(uint32_t frame, uint32_t flow, uint32_t point, uint32_t stream, uint8_t priority);
+  void take_back_loss(uint32_t frame, uint64_t ts_ns, uint32_t flow, uint32_t point, uint32_t stream, uint8_t priority);
 
   std::map<Key, Evidence> items_;
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> lossy_;  // (point, priority) found lossy -> at that frame

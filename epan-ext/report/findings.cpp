@@ -167,6 +167,7 @@ void Builder::evidence(Finding& f, const std::vector<const Evidence*>& items, st
   for (const Evidence* e : items) {
     if (!e) continue;
     f.evidence += e->count;
+    f.when.add(e->when());
     for (uint32_t fr : e->first()) frames.insert(fr);
     streams.insert(e->streams.begin(), e->streams.end());
   }
@@ -212,6 +213,8 @@ Findings Builder::finish() {
   Findings out;
   out.span_ns = span_ns;
   out.qps = qps;
+  out.start_ns = a.clock().start_ns();
+  out.ns = a.clock().nanoseconds();
   for (const auto& [flow, points] : by_flow_) out.stalled_ns += stalled(most(points, stalled));
   const double whole = static_cast<double>(span_ns) * static_cast<double>(qps);
   out.stalled_share = whole > 0 ? std::min(1.0, static_cast<double>(out.stalled_ns) / whole) : 0.0;

@@ -10,6 +10,7 @@
 
 #include "epan-ext/common/checks.h"
 #include "epan-ext/report/report_stats.h"
+#include "epan-ext/report/time_span.h"
 
 namespace roceshark::triage {
 
@@ -52,6 +53,7 @@ struct Finding {
   Impact impact;
   std::vector<uint32_t> frames;  // the first evidence frames
   uint64_t evidence = 0;         // how many frames show it
+  TimeSpan when;                 // its first and last evidence (docs/triage.md, "When")
   std::string filter;            // a display filter for them
   std::string fix;
 };
@@ -63,6 +65,8 @@ struct Findings {
   uint64_t qps = 0;         // request flows seen
   uint64_t stalled_ns = 0;  // every QP's stall, summed
   double stalled_share = 0;
+  uint64_t start_ns = 0;  // the capture's start (PointClock::start_ns): the origin of "into the capture"
+  bool ns = false;        // times have nanoseconds (PointClock::nanoseconds)
   std::vector<Finding> list;
 };
 

@@ -41,13 +41,18 @@ void microbursts(Builder& b) {
 
 void clocks(Builder& b) {
   std::map<std::pair<uint32_t, uint32_t>, std::set<uint32_t>> frames;
+  std::map<std::pair<uint32_t, uint32_t>, TimeSpan> when;
   const bool synced = b.a.config().clock_mode == ClockMode::synced;
   if (synced)
-    for (const auto& s : b.s.hops.skews()) frames[{std::min(s.a, s.b), std::max(s.a, s.b)}].insert(s.frame);
+    for (const auto& s : b.s.hops.skews()) {
+      frames[{std::min(s.a, s.b), std::max(s.a, s.b)}].insert(s.frame);
+      when[{std::min(s.a, s.b), std::max(s.a, s.b)}].add(s.ts_ns);
+    }
   const auto [lo, hi] = b.s.evidence.of(Clue::negative);
   for (auto it = lo; it != hi; ++it) {
     const uint32_t x = std::get<1>(it->first), y = std::get<2>(it->first);
     for (uint32_t fr : it->second.first()) frames[{std::min(x, y), std::max(x, y)}].insert(fr);
+    when[{std::min(x, y), std::max(x, y)}].add(it->second.when());
   }
   for (const auto& [k, fr] : frames) {
     const std::string place = b.point(k.first) + "|" + b.point(k.second);
@@ -65,6 +70,7 @@ void clocks(Builder& b) {
     f.frames.assign(fr.begin(), fr.end());
     if (f.frames.size() > Evidence::kFrames) f.frames.resize(Evidence::kFrames);
     f.evidence = fr.size();
+    f.when = when[k];
     f.filter = checks::evidence_filter(f.kind);
   }
 }
@@ -151,6 +157,7 @@ void dcbx(Builder& b) {
       }
       f.frames = {e.first_frame};
       f.evidence = e.repeats;
+      f.when = e.when;
       f.filter = checks::evidence_filter(f.kind, {{"mac", mac}});
     }
   }

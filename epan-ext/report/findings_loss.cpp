@@ -74,6 +74,7 @@ void hop_losses(Builder& b) {
   struct Hop {
     uint64_t lost = 0;
     std::set<uint32_t> streams, frames;
+    TimeSpan when;
   };
   std::map<std::pair<uint32_t, uint32_t>, Hop> hops;
   for (const auto& [k, st] : b.s.hops.flow_losses()) {
@@ -82,6 +83,7 @@ void hop_losses(Builder& b) {
     h.lost += st.lost;
     h.streams.insert(b.a.flow_stream(k.flow));
     h.frames.insert(st.first_loss_frame);
+    h.when.add(st.when);
   }
   // Losses the MTU finding explains by their size are its own.
   for (const auto& [k, sz] : b.s.hops.sizes())
@@ -104,6 +106,7 @@ void hop_losses(Builder& b) {
     f.frames.assign(h.frames.begin(), h.frames.end());
     if (f.frames.size() > Evidence::kFrames) f.frames.resize(Evidence::kFrames);
     f.evidence = h.lost;
+    f.when = h.when;
     f.filter = checks::evidence_filter(f.kind, {{"point", std::to_string(k.first)}});
   }
 }

@@ -134,7 +134,10 @@ void add_icmp_findings(Builder& b, std::vector<HopFinding>& hops) {
     if (joined) {
       Finding& f = *joined->f;
       std::set<uint32_t> frames(f.frames.begin(), f.frames.end());
-      for (const Evidence* e : g.items) frames.insert(e->first().begin(), e->first().end());
+      for (const Evidence* e : g.items) {
+        frames.insert(e->first().begin(), e->first().end());
+        f.when.add(e->when());
+      }
       f.frames.assign(frames.begin(), frames.end());
       if (f.frames.size() > Evidence::kFrames) f.frames.resize(Evidence::kFrames);
       f.evidence += count;
@@ -205,6 +208,7 @@ void add_mtu_findings(Builder& b) {
     f.impact = b.loss(streams);
     f.frames = s.frames;
     f.evidence = s.above;
+    f.when = s.when;
     f.title = "MTU between " + from + " and " + to + ": frames of " + cell::grouped(s.smallest_above) +
               " bytes and more are lost, " + cell::grouped(s.largest_passed) + " bytes and less pass";
     f.detail = std::to_string(s.above) + " of the " + std::to_string(s.lost) + " packets lost on this hop (" +

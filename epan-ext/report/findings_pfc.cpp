@@ -55,12 +55,16 @@ std::set<uint32_t> origins(const Builder& b, const pfc::PfcRow& row) {
   return from;
 }
 
+// A storm or chatter finding's time is its episodes': from the first one's
+// first pause frame to the end of the last one's last pause.
 void storm(Builder& b, const Row& r, const std::vector<pfc::Episode>& eps) {
   uint64_t storms = 0, longest = 0, paused = 0;
+  TimeSpan when;
   for (const auto& e : eps) {
     paused += e.paused_ns;
     if (!e.storm) continue;
     ++storms;
+    when.add(e.start_ns, e.end_ns);
     longest = std::max(longest, e.end_ns - e.start_ns);
   }
   if (!storms) return;
@@ -82,14 +86,17 @@ void storm(Builder& b, const Row& r, const std::vector<pfc::Episode>& eps) {
             "that one first. " + f.fix;
   }
   Builder::evidence(f, {find(b, Clue::storm, r.row)}, r.filter(f.kind));
+  f.when = when;
 }
 
 // Episodes as long as a storm whose class was paused only part of the
 // time: pauses on and off, traffic flowing between them (docs/pfc.md).
 void chatter(Builder& b, const Row& r, const std::vector<pfc::Episode>& eps) {
   uint64_t n = 0, span = 0, paused = 0, frames = 0, longest = 0;
+  TimeSpan when;
   for (const auto& e : eps) {
     if (!e.chatter) continue;
+    when.add(e.start_ns, e.end_ns);
     ++n, span += e.end_ns - e.start_ns, paused += e.paused_ns, frames += e.frames;
     longest = std::max(longest, e.end_ns - e.start_ns);
   }
@@ -112,6 +119,7 @@ void chatter(Builder& b, const Row& r, const std::vector<pfc::Episode>& eps) {
           "moderation). Check the queue's ECN and PFC thresholds and the NIC's pause counters (ethtool -S: rx_prio" +
           std::to_string(r.row.priority) + "_pause, tx_prio" + std::to_string(r.row.priority) + "_pause).";
   Builder::evidence(f, {find(b, Clue::chatter, r.row)}, r.filter(f.kind));
+  f.when = when;
 }
 
 // Pauses that follow a storm elsewhere start without ECN because the storm

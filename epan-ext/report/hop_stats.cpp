@@ -48,7 +48,7 @@ bool HopStats::settle(const EventLog& log, const FrameSet& selected, uint32_t up
     FlowLoss& l = lost_[c.key];
     if (!c.reordered_frame) {
       if (!selected.contains(c.lost_frame)) continue;
-      changed |= l.lost_frames.emplace(c.lost_frame, c.len).second;
+      changed |= l.lost_frames.emplace(c.lost_frame, FlowLoss::Lost{c.len, c.ts_ns}).second;
       hops_.try_emplace({c.key.from, c.key.to});  // a hop whose downstream frames the filter dropped still lost it
       continue;
     }
@@ -77,6 +77,7 @@ std::map<HopKey, HopLoss> HopStats::flow_losses() const {
     HopLoss& o = out[k];
     o.lost = l.lost_frames.size();
     o.first_loss_frame = l.lost_frames.empty() ? 0 : l.lost_frames.begin()->first;
+    for (const auto& [frame, lost] : l.lost_frames) o.when.add(lost.ts_ns);
     o.reordered = l.reordered;
     o.first_reorder_frame = l.first_reorder_frame;
   }
@@ -89,6 +90,7 @@ std::map<std::pair<uint32_t, uint32_t>, HopLoss> HopStats::losses() const {
     HopLoss& l = lost[{k.from, k.to}];
     if (st.lost && (!l.lost || st.first_loss_frame < l.first_loss_frame)) l.first_loss_frame = st.first_loss_frame;
     l.lost += st.lost;
+    l.when.add(st.when);
     if (st.reordered && (!l.reordered || st.first_reorder_frame < l.first_reorder_frame))
       l.first_reorder_frame = st.first_reorder_frame;
     l.reordered += st.reordered;
@@ -104,8 +106,10 @@ std::map<std::pair<uint32_t, uint32_t>, SizeSplit> HopStats::sizes() const {
     const auto row = hops_.find({k.from, k.to});
     s.largest_passed = row == hops_.end() ? 0 : row->second.largest_passed;
     s.lost += l.lost_frames.size();
-    for (const auto& [frame, len] : l.lost_frames) {
+    for (const auto& [frame, lost] : l.lost_frames) {
+      const uint16_t len = lost.len;
       if (len <= s.largest_passed) continue;
+      s.when.add(lost.ts_ns);
       if (!s.above++ || len < s.smallest_above) s.smallest_above = len;
       s.flows.insert(k.flow);
       s.frames.push_back(frame);

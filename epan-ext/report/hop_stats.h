@@ -15,6 +15,7 @@
 #include "epan-ext/analysis/ecn_compare.h"
 #include "epan-ext/analysis/event_log.h"
 #include "epan-ext/report/frame_set.h"
+#include "epan-ext/report/time_span.h"
 #include "epan-ext/common/histogram.h"
 #include "epan-ext/analysis/tap_record.h"
 
@@ -42,6 +43,7 @@ struct QpPathRow {
 struct HopLoss {
   uint64_t lost = 0;
   uint32_t first_loss_frame = 0;     // upstream frame of the first loss
+  triage::TimeSpan when;             // of the losses, upstream
   uint64_t reordered = 0;            // overtaken on this hop: arrived after a later packet of the flow
   uint32_t first_reorder_frame = 0;  // downstream frame of the first
 };
@@ -56,6 +58,7 @@ struct SizeSplit {
   uint16_t smallest_above = 0;  // the shortest of those
   std::set<uint32_t> flows;     // theirs
   std::vector<uint32_t> frames;  // the first of them (upstream frames)
+  triage::TimeSpan when;         // of them, upstream
 };
 
 class HopStats {
@@ -83,7 +86,11 @@ class HopStats {
 
  private:
   struct FlowLoss {
-    std::map<uint32_t, uint16_t> lost_frames;  // selected upstream frames still taken as lost, their lengths
+    struct Lost {
+      uint16_t len;
+      uint64_t ts_ns;  // upstream
+    };
+    std::map<uint32_t, Lost> lost_frames;  // selected upstream frames still taken as lost
     uint64_t reordered = 0;
     uint32_t first_reorder_frame = 0;
   };

@@ -26,7 +26,7 @@ void ImpactStats::add(const TapRecord& r) {
   }
   if (v->role == Role::request) {
     on_request(q, *v, r.ts_ns);
-    resends_.add(*v);
+    resends_.add(*v, r.ts_ns);
   } else {
     on_response(q, *v, r.ts_ns);
   }

@@ -4,7 +4,7 @@
 namespace roceshark::triage {
 namespace {
 
-void finding(JsonWriter& w, const Finding& f, size_t rank) {
+void finding(JsonWriter& w, const Finding& f, size_t rank, uint64_t start_ns) {
   w.begin_object().field("rank", static_cast<uint64_t>(rank)).field("id", f.id).field("kind", kind_name(f.kind))
       .field("severity", severity_name(f.severity)).field("title", f.title).field("detail", f.detail);
   w.key("location").begin_object();
@@ -24,7 +24,12 @@ void finding(JsonWriter& w, const Finding& f, size_t rank) {
   w.end_object();
   w.key("evidence").begin_object().key("frames").begin_array();
   for (uint32_t fr : f.frames) w.value(fr);
-  w.end_array().field("count", f.evidence).field("filter", f.filter).end_object();
+  w.end_array().field("count", f.evidence).field("filter", f.filter);
+  if (!f.when.empty()) {
+    w.field("first_ns", f.when.first_ns).field("last_ns", f.when.last_ns)
+        .field("first_rel_ns", since(f.when.first_ns, start_ns)).field("last_rel_ns", since(f.when.last_ns, start_ns));
+  }
+  w.end_object();
   w.field("fix", f.fix).end_object();
 }
 
@@ -67,9 +72,9 @@ void timeline(JsonWriter& w, const ReportStats& s, const AnalysisFacts& a) {
 void write_triage(JsonWriter& w, const Triage& t, const ReportStats& s, const AnalysisFacts& a) {
   const Findings& f = t.findings;
   w.key("triage").begin_object().field("span_ns", f.span_ns).field("qps", f.qps).field("stalled_ns", f.stalled_ns)
-      .field("stalled_share", f.stalled_share).key("findings").begin_array();
+      .field("stalled_share", f.stalled_share).field("start_ns", f.start_ns).key("findings").begin_array();
   size_t rank = 0;
-  for (const Finding& x : f.list) finding(w, x, ++rank);
+  for (const Finding& x : f.list) finding(w, x, ++rank, f.start_ns);
   w.end_array();
   health(w, t.health);
   timeline(w, s, a);

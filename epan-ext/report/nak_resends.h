@@ -19,15 +19,16 @@ class NakResends {
   struct Resend {
     uint32_t frame, flow, point, stream;
     uint8_t priority;
+    uint64_t ts_ns;
   };
   // Beyond this many resends kept, the oldest NAK's are let go: a take-back
   // comes within the match window, long before.
   static constexpr size_t kMaxKept = cap_info(Cap::nak_resends).value;
 
-  // A loss-sign resend that names its NAK.
-  void add(const Verdict& v) {
+  // A loss-sign resend that names its NAK, at `ts_ns`.
+  void add(const Verdict& v, uint64_t ts_ns) {
     if (!v.nak_frame || !is_retransmission(v.seq) || !is_loss_sign(v)) return;
-    by_nak_[v.nak_frame].push_back({v.frame, v.row_flow, v.point, v.stream, v.pfc.priority});
+    by_nak_[v.nak_frame].push_back({v.frame, v.row_flow, v.point, v.stream, v.pfc.priority, ts_ns});
     for (++kept_; kept_ > kMaxKept && !by_nak_.empty(); by_nak_.erase(by_nak_.begin())) {
       kept_ -= by_nak_.begin()->second.size();
       let_go_upto_ = std::max(let_go_upto_, by_nak_.begin()->first);

@@ -32,7 +32,7 @@ std::vector<std::pair<int, uint64_t>> ValueCounts::by_count() const {
 
 void QosStats::add(const TapRecord& r) {
   if (r.dcbx) {
-    add_dcbx(r.dcbx->frame, r.facts->point_name(r.dcbx->announcement.point), r.dcbx->announcement,
+    add_dcbx(r.dcbx->frame, r.ts_ns, r.facts->point_name(r.dcbx->announcement.point), r.dcbx->announcement,
              r.dcbx->findings);
     return;
   }
@@ -90,12 +90,13 @@ void QosStats::add(const TapRecord& r) {
   }
 }
 
-void QosStats::add_dcbx(uint32_t frame, const std::string& point_name, const DcbxAnnouncement& a,
+void QosStats::add_dcbx(uint32_t frame, uint64_t ts_ns, const std::string& point_name, const DcbxAnnouncement& a,
                         std::vector<DcbxFinding> findings) {
   // LLDP repeats itself every few seconds: keep each distinct announcement once.
   for (DcbxEntry& e : dcbx_) {
     if (e.announcement == a && same_findings(e.findings, findings)) {
       ++e.repeats;
+      e.when.add(ts_ns);
       return;
     }
   }
@@ -104,7 +105,7 @@ void QosStats::add_dcbx(uint32_t frame, const std::string& point_name, const Dcb
     dcbx_dropped_findings_ += !findings.empty();
     return;
   }
-  dcbx_.push_back({frame, 1, point_name, a, std::move(findings)});
+  dcbx_.push_back({frame, 1, {ts_ns, ts_ns}, point_name, a, std::move(findings)});
 }
 
 }  // namespace roceshark::qos

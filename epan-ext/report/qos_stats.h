@@ -14,6 +14,7 @@
 #include "epan-ext/analysis/flow_table.h"
 #include "epan-ext/analysis/tap_record.h"
 #include "epan-ext/common/limits.h"
+#include "epan-ext/report/time_span.h"
 
 namespace roceshark::qos {
 
@@ -62,6 +63,7 @@ struct QosViolation {
 struct DcbxEntry {
   uint32_t first_frame = 0;
   uint64_t repeats = 1;
+  triage::TimeSpan when;  // of its first and last repeat
   std::string point_name;
   DcbxAnnouncement announcement;
   std::vector<DcbxFinding> findings;
@@ -74,7 +76,7 @@ class QosStats {
 
   void add(const TapRecord& r);
   // An LLDP frame with DCBX TLVs and what compare() found in it.
-  void add_dcbx(uint32_t frame, const std::string& point_name, const DcbxAnnouncement& a,
+  void add_dcbx(uint32_t frame, uint64_t ts_ns, const std::string& point_name, const DcbxAnnouncement& a,
                 std::vector<DcbxFinding> findings);
   void clear() { *this = QosStats{}; }
 

@@ -94,7 +94,7 @@ void QpStats::add(const TapRecord& r) {
   }
   row.retransmissions += is_retransmission(v.seq);
   row.reorder_resends += is_retransmission(v.seq) && v.reorder_nak;
-  resends_.add(v);
+  resends_.add(v, r.ts_ns);
   row.ambiguous += v.ambiguous;
   if (v.flow != kNoId) row.recovery = r.facts->recovery_mode(v.flow);
   // A QP's first NAK resend comes before its mode shows and passes as GBN

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "epan-ext/report/event_view.h"
 #include "epan-ext/report/findings_builder.h"
 #include "epan-ext/common/text_table.h"
 
@@ -112,6 +113,16 @@ std::string location_text(const Location& l) {
   return s.empty() ? "the whole capture" : s;
 }
 
+// "<ISO time> to <ISO time> (<s> to <s> into the capture)", as roceshark
+// events prints its time and rel_s.
+std::string when_text(const TimeSpan& w, const Findings& f) {
+  const auto rel = [&](uint64_t t) { return cell::fixed(since(t, f.start_ns), 9) + " s"; };
+  const std::string first = events::iso_time(w.first_ns, f.ns);
+  if (w.first_ns == w.last_ns) return first + " (" + rel(w.first_ns) + " into the capture)";
+  return first + " to " + events::iso_time(w.last_ns, f.ns) + " (" + rel(w.first_ns) + " to " + rel(w.last_ns) +
+         " into the capture)";
+}
+
 }  // namespace
 
 Triage make_triage(const ReportStats& s, const AnalysisFacts& a) {
@@ -145,6 +156,7 @@ std::string format_triage(const triage::Triage& t, const std::string& filter) {
     for (char& c : sev) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     out += "#" + std::to_string(++rank) + " " + sev + " " + kind_name(x.kind) + ": " + x.title + "\n";
     out += "   Where:    " + wrap(location_text(x.where), 13) + "\n";
+    if (!x.when.empty()) out += "   When:     " + wrap(when_text(x.when, f), 13) + "\n";
     out += "   Impact:   " + wrap(impact_text(x.impact), 13) + "\n";
     std::string frames;
     for (uint32_t fr : x.frames) frames += (frames.empty() ? "" : " ") + std::to_string(fr);

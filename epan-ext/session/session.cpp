@@ -61,7 +61,7 @@ Snapshot Session::snapshot() {
 void Session::write_events(events::Format f, const TextOut& out) {
   if (!event_list_) return;
   if (tapped_.facts) tapped_.facts->finish();
-  events::write(event_list_->settled(events_, tapped_.selected), event_list_->start_ns(), event_list_->nanoseconds(),
+  events::write(event_list_->settled(events_, tapped_.selected), analyzer_.clock().start_ns(), analyzer_.clock().nanoseconds(),
                 tapped_.facts, f, out);
 }
 

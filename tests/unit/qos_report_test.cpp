@@ -100,10 +100,10 @@ TEST(QosStats, IdenticalDcbxRepeatsAreKeptOnce) {
   a.mac = {2, 0, 0, 0, 0, 1};
   a.has_pfc = true;
   a.pfc_enabled = 1u << 3;
-  s.add_dcbx(5, "leaf-1", a, {});
-  s.add_dcbx(900, "leaf-1", a, {});
+  s.add_dcbx(5, 0, "leaf-1", a, {});
+  s.add_dcbx(900, 0, "leaf-1", a, {});
   a.pfc_enabled = 0;  // the port changed its mind
-  s.add_dcbx(2000, "leaf-1", a, compare(a, Policy::defaults(), Seen{}, nullptr));
+  s.add_dcbx(2000, 0, "leaf-1", a, compare(a, Policy::defaults(), Seen{}, nullptr));
   ASSERT_EQ(s.dcbx().size(), 2u);
   EXPECT_EQ(s.dcbx()[0].first_frame, 5u);
   EXPECT_EQ(s.dcbx()[0].repeats, 2u);
@@ -116,14 +116,14 @@ TEST(QosStats, DcbxEntriesAreBounded) {
   DcbxAnnouncement a;
   for (uint32_t i = 0; i < QosStats::kMaxDcbx + 10; ++i) {
     a.mac[5] = static_cast<uint8_t>(i), a.mac[4] = static_cast<uint8_t>(i >> 8);
-    s.add_dcbx(i + 1, "p", a, {});
+    s.add_dcbx(i + 1, 0, "p", a, {});
   }
   EXPECT_EQ(s.dcbx().size(), QosStats::kMaxDcbx);
   EXPECT_EQ(s.dcbx_dropped(), 10u);
   // Without findings, what was not kept cannot change the triage (Cap::dcbx).
   EXPECT_EQ(s.dcbx_dropped_findings(), 0u);
   a.mac[3] = 1;
-  s.add_dcbx(5000, "p", a, {DcbxFinding{}});
+  s.add_dcbx(5000, 0, "p", a, {DcbxFinding{}});
   EXPECT_EQ(s.dcbx_dropped_findings(), 1u);
 }
 
@@ -145,7 +145,7 @@ TEST(QosReport, PrintsPolicyCountsViolationsAndDcbx) {
   a.pfc_enabled = (1u << 0) | (1u << 3);
   a.app_dscp = {{26, 3}, {48, 6}};
   const auto seen = f.checker.seen(0);
-  f.stats.add_dcbx(9, "nic-a", a, compare(a, f.checker.policy(), seen, nullptr));
+  f.stats.add_dcbx(9, 0, "nic-a", a, compare(a, f.checker.policy(), seen, nullptr));
 
   const std::string out = f.report("ip.addr==10.0.0.1");
   EXPECT_TRUE(has(out, "RoCE QoS Consistency")) << out;
@@ -192,7 +192,7 @@ TEST(QosReport, DcbxFindingsAreListed) {
   a.mac = {0xaa, 0xbb, 0xcc, 0, 0, 1};
   a.has_pfc = true;
   a.pfc_enabled = 0;
-  s.add_dcbx(42, "leaf-1", a, compare(a, Policy::defaults(), Seen{}, nullptr));
+  s.add_dcbx(42, 0, "leaf-1", a, compare(a, Policy::defaults(), Seen{}, nullptr));
   const std::string out = format_qos_report(s, Policy::defaults(), {}, "");
   EXPECT_TRUE(has(out, "No RoCE packets.")) << out;
   EXPECT_TRUE(has(out, "no PFC TLV") || has(out, "none")) << out;

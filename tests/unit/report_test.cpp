@@ -81,7 +81,7 @@ TEST(NakResends, ATakeBackAfterItsResendsWereLetGoIsCounted) {
   v.seq = SeqClass::gbn_resend;
   const auto resend = [&](uint32_t frame, uint32_t nak) {
     v.frame = frame, v.nak_frame = nak;
-    r.add(v);
+    r.add(v, 0);
   };
   resend(10, 5);
   EXPECT_EQ(r.take(5).size(), 1u);

@@ -321,7 +321,7 @@ TEST(Findings, SizeDependentLossOnAHopIsAnMtuMismatch) {
 void announce_max_frame(TwoPoints& t, uint32_t frame, uint16_t max_frame) {
   qos::DcbxAnnouncement a;
   a.point = 0, a.max_frame_size = max_frame;
-  t.stats.qos.add_dcbx(frame, "nic-a", a, {});
+  t.stats.qos.add_dcbx(frame, 0, "nic-a", a, {});
 }
 
 // Two long frames lost, fewer than roce.mtu_min_lost: their size alone is
@@ -505,12 +505,34 @@ TEST(Findings, IcmpJoinsTheHopFindingOfItsConnection) {
 // policy trusts PCP (priority 3 falls to 0), a warning where it trusts DSCP.
 TEST(Evidence, KeepsTheLowestFramesInAnyOrderAndTakesOneBack) {
   triage::Evidence e;
-  for (uint32_t f : {9u, 7u, 30u, 2u, 11u, 5u, 1u}) e.add(f, 0);
+  for (uint32_t f : {9u, 7u, 30u, 2u, 11u, 5u, 1u}) e.add(f, f * 1000, 0);
   EXPECT_EQ(std::vector<uint32_t>(e.first().begin(), e.first().end()), (std::vector<uint32_t>{1, 2, 5, 7, 9}));
   e.remove(5);
   e.remove(40);  // counted, beyond the frames kept
   EXPECT_EQ(e.count, 5u);
   EXPECT_EQ(std::vector<uint32_t>(e.first().begin(), e.first().end()), (std::vector<uint32_t>{1, 2, 7, 9}));
+}
+
+// The first and last frame's times follow a take-back at either end; with
+// every frame kept at an end taken back, that end stays where it was.
+TEST(Evidence, KeepsTheTimesOfItsFirstAndLastFrameAcrossTakeBacks) {
+  triage::Evidence e;
+  for (uint32_t f : {9u, 7u, 30u, 2u, 11u, 5u, 1u, 20u, 25u, 3u, 4u, 6u}) e.add(f, f * 1000, 0);
+  EXPECT_EQ(e.when().first_ns, 1000u);
+  EXPECT_EQ(e.when().last_ns, 30000u);
+  e.remove(1);
+  e.remove(30);
+  EXPECT_EQ(e.when().first_ns, 2000u);
+  EXPECT_EQ(e.when().last_ns, 25000u);
+  for (uint32_t f : {25u, 20u, 11u}) e.remove(f);  // the five highest were 30, 25, 20, 11 and 9
+  EXPECT_EQ(e.when().last_ns, 9000u);
+  e.remove(9);
+  EXPECT_EQ(e.when().last_ns, 9000u);  // none kept at that end: a frame taken back, later than the truth (7)
+  e.add(8, 8000, 0);
+  EXPECT_EQ(e.when().last_ns, 9000u);
+  e.add(40, 40000, 0);
+  EXPECT_EQ(e.when().last_ns, 40000u);
+  EXPECT_EQ(e.when().first_ns, 2000u);
 }
 
 // Requests 0..3 in order at point 0; at point 1, 2 is overtaken by 3 and
@@ -559,6 +581,10 @@ TEST(Findings, NakBeforeItsLateOriginalIsTakenBack) {
   const Finding* f = of_kind(tr, kind("reorder_nak"));
   ASSERT_NE(f, nullptr);
   EXPECT_TRUE(std::find(f->frames.begin(), f->frames.end(), nak_frame) != f->frames.end());
+  // Its time: from the NAK taken back at settle time to the resend it forced.
+  EXPECT_EQ(f->when.first_ns, 3 * us + 500);
+  EXPECT_EQ(f->when.last_ns, 8 * us);
+  EXPECT_EQ(tr.findings.start_ns, 0u);
 }
 
 // A late original more than a round trip after its hole, after its NAK: a
@@ -939,7 +965,7 @@ TEST(Health, InternalCapsPassedAreLimitsAndMakeItIncomplete) {
   qos::DcbxAnnouncement d;
   for (uint32_t i = 0; i <= qos::QosStats::kMaxDcbx; ++i) {
     d.mac = {0x02, 0, 0, 3, static_cast<uint8_t>(i >> 8), static_cast<uint8_t>(i)};
-    dcbx.qos.add_dcbx(i + 1, "p", d, {qos::DcbxFinding{}});
+    dcbx.qos.add_dcbx(i + 1, 0, "p", d, {qos::DcbxFinding{}});
   }
   limits = limits_reached(dcbx, Analyzer{});
   ASSERT_EQ(limits.size(), 1u);
@@ -956,6 +982,31 @@ TEST(Health, WithinTheFlowLimitNoLimitIsListed) {
   stats.add(latest_record(v, a, p.ts_ns, p.frame_len, nullptr));
   EXPECT_TRUE(limits_reached(stats, a).empty());
   EXPECT_NE(format_json_report(stats, &a, "").find(R"("limits":[])"), std::string::npos);
+}
+
+// The When line: one time or a span, ISO 8601 UTC with microseconds unless
+// the stamps have nanoseconds, and seconds from the capture's start; none
+// without timed evidence.
+TEST(Triage, WhenLineGivesTheFirstAndLastEvidence) {
+  Triage t;
+  t.findings.start_ns = 1'700'000'000'000'000'590;
+  Finding f;
+  f.when.add(1'700'000'000'000'050'000, 1'700'000'000'005'000'000);
+  t.findings.list = {f, f, Finding{}};
+  t.findings.list[1].when = {};
+  t.findings.list[1].when.add(1'700'000'000'000'003'124);
+  t.findings.ns = true;
+  const std::string text = format_triage(t, "");
+  EXPECT_NE(text.find("   When:     2023-11-14T22:13:20.000050000Z to 2023-11-14T22:13:20.005000000Z (0.000049410 s to\n"
+                      "             0.004999410 s into the capture)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("   When:     2023-11-14T22:13:20.000003124Z (0.000002534 s into the capture)\n"), std::string::npos);
+  size_t whens = 0;
+  for (size_t at = text.find("When:"); at != std::string::npos; at = text.find("When:", at + 1)) ++whens;
+  EXPECT_EQ(whens, 2u);
+  t.findings.ns = false;
+  EXPECT_NE(format_triage(t, "").find("2023-11-14T22:13:20.000050Z to 2023-11-14T22:13:20.005000Z"), std::string::npos);
 }
 
 }  // namespace
