@@ -52,7 +52,9 @@ bool Analyzer::admit_point(uint32_t point) {
 
 LimitKind Analyzer::past_limit(const PacketInfo& p, uint32_t flow) {
   if (flow == kNoId) return admit_point(p.point) ? LimitKind::none : LimitKind::points;
-  const bool known = flow_point_index_.contains(uint64_t{flow} << 32 | p.point);
+  const Flow& f = flows_[flow];
+  const bool known = (f.has_recent_point && f.recent_point == p.point) ||
+                     flow_point_index_.contains(uint64_t{flow} << 32 | p.point);
   return known || flow_points_.size() < cfg_.max_flow_points ? LimitKind::none : LimitKind::flow_points;
 }
 
@@ -102,14 +104,18 @@ Analyzer::FlowPoint Analyzer::fresh_flow_point(uint32_t point) const {
 }
 
 Analyzer::FlowPoint& Analyzer::flow_point(uint32_t flow, uint32_t point) {
-  auto [it, added] = flow_point_index_.try_emplace(uint64_t{flow} << 32 | point,
-                                                   static_cast<uint32_t>(flow_points_.size()));
-  if (added) {
-    flow_points_.push_back(fresh_flow_point(point));
-    flows_[flow].points.push_back(it->second);
-    flow_points_.back().requests.restart(flows_[flow].cm_start_psn);
+  Flow& f = flows_[flow];
+  if (!f.has_recent_point || f.recent_point != point) {
+    auto [it, added] = flow_point_index_.try_emplace(uint64_t{flow} << 32 | point,
+                                                     static_cast<uint32_t>(flow_points_.size()));
+    if (added) {
+      flow_points_.push_back(fresh_flow_point(point));
+      f.points.push_back(it->second);
+      flow_points_.back().requests.restart(f.cm_start_psn);
+    }
+    f.has_recent_point = true, f.recent_point = point, f.recent_state = it->second;
   }
-  FlowPoint& fp = flow_points_[it->second];
+  FlowPoint& fp = flow_points_[f.recent_state];
   // Checked here too, so expiry does not depend on when the last sweep ran.
   if (idle(fp, now_ns_)) forget(fp);
   // The point's clock stepped back since: a new recording (files appended,

@@ -59,6 +59,10 @@ struct Flow {
   bool cnp_seen = false;
   bool cnp_missing_noted = false;
   std::vector<uint32_t> points;  // indices of this flow's per-point states
+  // The point of its latest packet and that state's index: most packets of
+  // a flow follow one at the same point, so no hash lookup then.
+  bool has_recent_point = false;
+  uint32_t recent_point = 0, recent_state = 0;
   // The latest sequence NAK's copies, one per point it passed, until a late
   // original takes it back (EventSink::nak_reordered) or another NAK comes.
   struct NakCopy {

@@ -2,6 +2,7 @@
 #include "epan-ext/analysis/psn_index.h"
 
 #include <bit>
+#include <cstring>
 
 namespace roceshark {
 
@@ -47,10 +48,11 @@ RecentPackets::Entry RecentPackets::Entry::of(const PacketInfo& p) {
   e.ts_ns = p.ts_ns, e.frame = p.frame, e.psn = p.psn, e.icrc = p.icrc_value, e.payload_len = p.payload_len;
   e.opcode = p.opcode, e.has_icrc = p.icrc == IcrcState::good || p.icrc == IcrcState::bad;
   e.has_ip_id = p.has_ip_id, e.ip_id = p.ip_id, e.syndrome = p.syndrome, e.msn = p.msn, e.ttl = p.ttl;
-  uint32_t h = 2166136261u;
-  for (auto* mac : {&p.src_mac, &p.dst_mac})
-    for (uint8_t b : *mac) h = (h ^ b) * 16777619u;
-  e.macs = h;
+  uint64_t src = 0, dst = 0;
+  std::memcpy(&src, p.src_mac.data(), p.src_mac.size());
+  std::memcpy(&dst, p.dst_mac.data(), p.dst_mac.size());
+  const uint64_t h = (src * 0x9E3779B97F4A7C15ull) ^ ((dst ^ 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full);
+  e.macs = static_cast<uint32_t>(h ^ (h >> 32));
   return e;
 }
 

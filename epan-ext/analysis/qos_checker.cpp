@@ -71,7 +71,9 @@ QosVerdict Checker::check(uint32_t flow, uint32_t point, const Marking& raw) {
   v.priority = policy_.priority_of(m.dscp, m.pcp);
   v.pcp_skipped = m.pcp < 0;
 
-  FlowPoint& fp = flow_points_[uint64_t{flow} << 32 | point];
+  const uint64_t key = uint64_t{flow} << 32 | point;
+  if (!recent_flow_point_ || recent_key_ != key) recent_key_ = key, recent_flow_point_ = &flow_points_[key];
+  FlowPoint& fp = *recent_flow_point_;
   bool learning = false;
   v.failed = judge(m, v.priority, fp, learning);
   v.learning = learning;
@@ -82,7 +84,8 @@ QosVerdict Checker::check(uint32_t flow, uint32_t point, const Marking& raw) {
   // are not the flow's marking.
   if (!m.is_cnp) {
     if (!fp.has_marking) fp = {m.dscp, m.pcp, true, fp.reported, m.vlan};
-    Seen& s = seen_[point];
+    if (!recent_seen_ || recent_point_ != point) recent_point_ = point, recent_seen_ = &seen_[point];
+    Seen& s = *recent_seen_;
     s.dscps |= uint64_t{1} << m.dscp;
     s.priorities = static_cast<uint8_t>(s.priorities | priority_bit(v.priority));
     s.largest_frame = std::max(s.largest_frame, m.frame_len);

@@ -61,6 +61,8 @@ class Checker {
   static constexpr uint64_t kLearnCnpMin = 4;
 
   explicit Checker(const Policy& p);
+  Checker(const Checker&) = delete;  // it keeps pointers into its own maps
+  Checker& operator=(const Checker&) = delete;
 
   // One RoCE packet of directed flow `flow` (one direction of one QP, an id
   // the caller gives) at capture point `point`.
@@ -126,6 +128,12 @@ class Checker {
   Tally<9> cnp_pcp_;
   std::unordered_map<uint64_t, FlowPoint> flow_points_;  // flow << 32 | point
   std::unordered_map<uint32_t, Seen> seen_;
+  // The latest packet's entries (a node's address outlives rehashing): the
+  // next packet is most often of the same flow at the same point.
+  uint64_t recent_key_ = 0;
+  FlowPoint* recent_flow_point_ = nullptr;
+  uint32_t recent_point_ = 0;
+  Seen* recent_seen_ = nullptr;
 };
 
 }  // namespace roceshark::qos

@@ -18,10 +18,16 @@ bool same_findings(const std::vector<DcbxFinding>& a, const std::vector<DcbxFind
 
 void ValueCounts::add(int value) {
   ++total_;
+  // A flow's packets nearly always repeat the value before: no search then.
+  if (last_ < counts_.size() && counts_[last_].first == value) {
+    ++counts_[last_].second;
+    return;
+  }
   auto it = std::lower_bound(counts_.begin(), counts_.end(), value,
                              [](const std::pair<int, uint64_t>& e, int v) { return e.first < v; });
   if (it == counts_.end() || it->first != value) it = counts_.insert(it, {value, 0});
   ++it->second;
+  last_ = static_cast<size_t>(it - counts_.begin());
 }
 
 std::vector<std::pair<int, uint64_t>> ValueCounts::by_count() const {

@@ -30,6 +30,7 @@ class ValueCounts {
 
  private:
   std::vector<std::pair<int, uint64_t>> counts_;  // by value
+  size_t last_ = 0;                               // where the latest value went
   uint64_t total_ = 0;
 };
 
