@@ -28,8 +28,10 @@ import rslib
 
 # Plain and QP reuse (three streams on one QP pair), multi-point, IPv6 and
 # RoCEv1, ERSPAN-mirrored, one way only, responses paired with no QP, PFC.
-CAPTURES = ["clean", "cm_reuse", "multipoint", "ipv6_v1", "qos_clean", "mp_erspan", "one_direction",
-            "pair_ambiguous", "demo"]
+# With how many streams' filters each is checked (a tshark run per filter):
+# one of each address family and encapsulation is enough.
+CAPTURES = {"clean": 1, "cm_reuse": 0, "multipoint": 0, "ipv6_v1": 1, "qos_clean": 0, "mp_erspan": 1,
+            "one_direction": 0, "pair_ambiguous": 0, "demo": 0}
 FILTERED = ("mp_drop", 'frame.interface_name == "leaf-1"')
 
 ROW = re.compile(r"^(\S+)\s+<->\s+(\S+)\s+(\d+)\s+(\d+ \S+)\s+(\d+)\s+(\d+ \S+)\s+(\d+)\s+(\d+ \S+)\s+([\d.]+)\s+([\d.]+)\s*$")
@@ -124,7 +126,7 @@ def field(stream, v4, side):
     return f"roce.qp.stream == {stream} && roce.{'ip' if v4 else 'ipv6'}.{name}"
 
 
-def check(name, flt=None, filter_checks=3):
+def check(name, flt=None, filter_checks=1):
     capture = rslib.capture_path(name)
     where = f"{name}{', ' + flt if flt else ''}"
 
@@ -197,7 +199,7 @@ def check(name, flt=None, filter_checks=3):
     if tx != rx or tx != len(frames) or tx != sum(r["frames"] for r in rows):
         fail(f"endpoint Tx {tx}, Rx {rx}, stream frames {len(frames)}, "
              f"conversation frames {sum(r['frames'] for r in rows)}")
-    for h in list(got)[:2]:
+    for h in list(got)[:min(filter_checks, 2)]:
         want = {n for n, _, _, _, src, dst in frames if h in (src, dst)}
         text = f"roce.{'ip' if '.' in h else 'ipv6'}.addr=={h}"
         if selected(capture, f"({text}){' && (' + flt + ')' if flt else ''}") != want:
@@ -226,10 +228,10 @@ def check_no_roce():
 
 
 def run(argv):
-    names = argv or CAPTURES
+    names = argv or list(CAPTURES)
     total = 0
     for name in names:
-        total += check(name)
+        total += check(name, filter_checks=CAPTURES.get(name, 1))
     if not argv:
         total += check(*FILTERED)
         check_no_roce()
