@@ -13,7 +13,9 @@
 // are kHelp's.
 #include <arpa/inet.h>
 #include <getopt.h>
+#include <pwd.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -22,6 +24,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -39,6 +42,7 @@
 #include "cli/partial.h"
 #include "cli/partial_set.h"
 #include "cli/reader.h"
+#include "epan-ext/decode/ethers.h"
 #include "epan-ext/decode/frame_decoder.h"
 #include "epan-ext/common/option_list.h"
 #include "epan-ext/common/preferences.h"
@@ -79,6 +83,9 @@ constexpr const char* kHelp =
     "Options (anywhere on the line; '--' ends them):\n"
     "  -o roce.NAME:VALUE    a roce.* preference, as tshark -o takes it (README, Preferences)\n"
     "  -a, --concatenate     the FILEs are one capture cut in pieces, in order (above)\n"
+    "  -n                    no MAC names: MACs as they are, as tshark -n shows them (by default\n"
+    "                        a MAC named in the personal or the global ethers file shows with\n"
+    "                        its name, docs/command.md)\n"
     "  -j, --threads N       1 reads, decodes and analyses on one thread; 2 or more read and\n"
     "                        decode on their own (the default when 2 cores are available);\n"
     "                        the output is the same\n"
@@ -114,6 +121,7 @@ struct Options {
   unsigned threads = 0;  // -j; 0: the cores available, at most 2
   Selection selection;
   Joining joining = Joining::interleave;  // -a: the files are one capture in pieces
+  bool mac_names = true;                  // off with -n
 };
 
 // The cores this process may run on (its affinity mask, which containers and
@@ -179,7 +187,7 @@ Options parse(int argc, char** argv, bool merging) {
   optind = 1;
   // ':' first: a missing value is ':', not '?'. No '+': options after the
   // file names count too (getopt_long moves them to the front).
-  for (int c; (c = getopt_long(argc, argv, ":o:j:ah", kLong, nullptr)) != -1;) {
+  for (int c; (c = getopt_long(argc, argv, ":o:j:ahn", kLong, nullptr)) != -1;) {
     switch (c) {
       case 'o':
         if (merging) throw UsageError{"merge takes no -o: the partial reports hold the preferences they were made with"};
@@ -193,6 +201,7 @@ Options parse(int argc, char** argv, bool merging) {
         if (merging) throw UsageError{"merge takes no -j"};
         o.threads = parse_threads(optarg);
         break;
+      case 'n': o.mac_names = false; break;
       case 'h': std::fputs(kUsageLine, stdout), std::fputs(kHelp, stdout); std::exit(0);
       case kVersion:
         std::printf("roceshark %s\nbuilt against Wireshark %s\n", ROCESHARK_VERSION, ROCESHARK_WIRESHARK_VERSION);
@@ -262,6 +271,24 @@ std::vector<std::string> read_captures(const Options& o, const std::function<voi
   return in.errors();
 }
 
+// MAC names from the ethers files Wireshark reads, the personal one first
+// (docs/command.md, "MAC names"); none when no file names a MAC.
+Analyzer::MacNames ethers_names() {
+  auto names = std::make_shared<ethers::Names>();
+  const auto is_dir = [](const std::string& p) {
+    std::error_code ec;
+    return std::filesystem::is_directory(p, ec);
+  };
+  const passwd* pw = getpwuid(getuid());
+  for (const std::string& path : ethers::default_paths(std::getenv, is_dir, pw && pw->pw_dir ? pw->pw_dir : "/tmp"))
+    names->add_file(path);
+  if (!names->size()) return {};
+  return [names](const Mac& m) {
+    const std::string* n = names->find(m);
+    return n ? *n : std::string();
+  };
+}
+
 int main(int argc, char** argv) {
   if (argc >= 2 && !std::strcmp(argv[1], "monitor")) return monitor_main(argc - 1, argv + 1);
   if (argc >= 2 && !std::strcmp(argv[1], "partial")) return partial_main(argc - 1, argv + 1, false);
@@ -289,12 +316,14 @@ int main(int argc, char** argv) {
       PartialSet set(o.files);
       for (const std::string& opt : set.options()) set_preference(o.settings, opt);
       session = std::make_unique<Session>(o.settings, o.selection);
+      if (o.mac_names) session->name_macs(ethers_names());
       if (o.view == "events") session->keep_events();
       set.read(o.settings, analyse);
       errors = set.errors();
       if (set.drops()) session->dropped(set.drops());  // a live run's: the report is INCOMPLETE, as its windows were
     } else {
       session = std::make_unique<Session>(o.settings, o.selection);
+      if (o.mac_names) session->name_macs(ethers_names());
       if (o.view == "events") session->keep_events();
       errors = read_captures(o, analyse);
     }

@@ -25,6 +25,18 @@ void register_fields() {
   static hf_register_info hf[] = {
       {&ids.stream, {"Stream index", "roce.qp.stream", FT_UINT32, BASE_DEC, nullptr, 0,
                      "One RC connection (both directions), like tcp.stream", HFILL}},
+      {&ids.ip_src, {"Source address", "roce.ip.src", FT_IPv4, BASE_NONE, nullptr, 0,
+                     "The connection's packet's own IPv4 source (the inner one when mirrored)", HFILL}},
+      {&ids.ip_dst, {"Destination address", "roce.ip.dst", FT_IPv4, BASE_NONE, nullptr, 0,
+                     "The connection's packet's own IPv4 destination (the inner one when mirrored)", HFILL}},
+      {&ids.ip_addr, {"Address", "roce.ip.addr", FT_IPv4, BASE_NONE, nullptr, 0,
+                      "roce.ip.src or roce.ip.dst (hidden, like ip.addr)", HFILL}},
+      {&ids.ipv6_src, {"Source address", "roce.ipv6.src", FT_IPv6, BASE_NONE, nullptr, 0,
+                       "The connection's packet's own IPv6 source, or its RoCEv1 source GID", HFILL}},
+      {&ids.ipv6_dst, {"Destination address", "roce.ipv6.dst", FT_IPv6, BASE_NONE, nullptr, 0,
+                       "The connection's packet's own IPv6 destination, or its RoCEv1 destination GID", HFILL}},
+      {&ids.ipv6_addr, {"Address", "roce.ipv6.addr", FT_IPv6, BASE_NONE, nullptr, 0,
+                        "roce.ipv6.src or roce.ipv6.dst (hidden, like ipv6.addr)", HFILL}},
       {&ids.point, {"Capture point", "roce.point", FT_UINT32, BASE_DEC, nullptr, 0,
                     "Capture point id: the pcapng interface", HFILL}},
       {&ids.analysis_flags, {"RoCE analysis flags", "roce.analysis.flags", FT_NONE, BASE_NONE, nullptr, 0,
@@ -154,6 +166,7 @@ void register_protocol() {
   register_fields();
   register_preferences();
   ids.tap = register_tap("roce");
+  register_conversation_table();
   register_postdissector(create_dissector_handle(dissect_roce, ids.proto));
   register_init_routine(init_file);
   register_cleanup_routine(session_drop);

@@ -3,6 +3,8 @@
 #include <epan/expert.h>
 #include <epan/proto.h>
 
+#include <cstring>
+
 #include "epan-ext/analysis/packet_notes.h"
 #include "epan-ext/decode/aeth.h"
 #include "epan-ext/decode/opcode.h"
@@ -153,6 +155,23 @@ void render_response(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Ver
   }
 }
 
+// One of the connection's addresses, and the hidden either-way field
+// (like ip.addr): what the conversation table's filters name
+// (taps/conversation_table.cpp).
+void add_address(proto_tree* t, tvbuff_t* tvb, const Address& a, int hf4, int hf6) {
+  if (a.len == 4) {
+    ws_in4_addr v4;
+    std::memcpy(&v4, a.bytes.data(), 4);
+    gen(proto_tree_add_ipv4(t, hf4, tvb, 0, 0, v4));
+    proto_item_set_hidden(gen(proto_tree_add_ipv4(t, ids.ip_addr, tvb, 0, 0, v4)));
+  } else if (a.len == 16) {
+    ws_in6_addr v6;
+    std::memcpy(v6.bytes, a.bytes.data(), 16);
+    gen(proto_tree_add_ipv6(t, hf6, tvb, 0, 0, &v6));
+    proto_item_set_hidden(gen(proto_tree_add_ipv6(t, ids.ipv6_addr, tvb, 0, 0, &v6)));
+  }
+}
+
 }  // namespace
 
 proto_tree* render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Verdict& v, const StoredAnalysis& a) {
@@ -186,7 +205,14 @@ proto_tree* render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Ve
     return t;
   }
   const std::string& point = a.point_name(v.point);
-  if (v.stream != kNoId) gen(proto_tree_add_uint(t, ids.stream, tvb, 0, 0, v.stream));
+  if (v.stream != kNoId) {
+    gen(proto_tree_add_uint(t, ids.stream, tvb, 0, 0, v.stream));
+    // The connection's addresses as its flow key has them: the RoCE
+    // packet's own, whatever encapsulates it.
+    const FlowKey& k = a.flow_key(v.flow);
+    add_address(t, tvb, k.src, ids.ip_src, ids.ipv6_src);
+    add_address(t, tvb, k.dst, ids.ip_dst, ids.ipv6_dst);
+  }
   proto_item_append_text(gen(proto_tree_add_uint(t, ids.point, tvb, 0, 0, v.point)), " (%s)", point.c_str());
   gen(proto_tree_add_string(t, ids.role, tvb, 0, 0, role_name(v.role)));
 

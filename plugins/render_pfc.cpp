@@ -28,7 +28,7 @@ constexpr checks::Kind kLossyQueue = checks::kind("lossy_queue");
 
 proto_tree* render_pause(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const pfc::PauseVerdict& v, const Analyzer& a) {
   const std::string& point = a.point_name(v.point);
-  const std::string mac = mac_to_string(v.src);
+  const std::string mac = mac_label(a, v.src);
   if (v.storm) col_prepend_fstr(pinfo->cinfo, COL_INFO, "[RoCE PFC Storm] ");
 
   proto_item* ti = proto_tree_add_item(wanted_tree(tree, ids.proto), ids.proto, tvb, 0, 0, ENC_NA);

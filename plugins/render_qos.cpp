@@ -48,7 +48,7 @@ proto_tree* render_dcbx(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, con
     gen(proto_tree_add_string(t, ids.dcbx_app, tvb, 0, 0, (std::to_string(dscp) + ":" + std::to_string(prio)).c_str()));
   if (d.ets) gen(proto_tree_add_string(t, ids.dcbx_ets, tvb, 0, 0, qos::format_ets(*d.ets).c_str()));
   const std::string& point = a.point_name(d.point);
-  const std::string mac = mac_to_string(d.mac);
+  const std::string mac = mac_label(a, d.mac);
   for (const qos::DcbxFinding& f : v.findings) {
     const qos::CheckOf c = qos::check_of(f.kind);
     proto_item* it = verdict(pinfo, gen(proto_tree_add_string(t, check_field(c.row), tvb, 0, 0, f.text.c_str())));

@@ -16,6 +16,7 @@ namespace roceshark::glue {
 void register_protocol();
 void register_handoff();
 void register_taps();  // taps/ and ui-stats/
+void register_conversation_table();  // Statistics > Conversations and Endpoints, -z conv,roce (taps/)
 
 // Header field, subtree and expert ids; Wireshark keeps pointers to them.
 struct Ids {
@@ -23,6 +24,8 @@ struct Ids {
   int tap = -1;
 
   int stream = -1, point = -1, role = -1, analysis_flags = -1;
+  // The connection's addresses (its flow key's): IPv4, or IPv6 / RoCEv1 GID
+  int ip_src = -1, ip_dst = -1, ip_addr = -1, ipv6_src = -1, ipv6_dst = -1, ipv6_addr = -1;
   int seq = -1, expected_psn = -1, gap = -1, gbn_resend = -1, rnr_retry = -1, original_frame = -1, nak_frame = -1,
       quiet_ns = -1, qp_reuse = -1, reorder_depth = -1, selective_resend = -1, read_retry = -1,
       ambiguous = -1;

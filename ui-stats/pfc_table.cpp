@@ -77,7 +77,7 @@ class PfcTable {
   void show(const pfc::PfcStats::Key& key, const pfc::PfcRow& r, const AnalysisFacts& a) {
     auto [it, added] = row_of_.try_emplace(key);
     if (added) {
-      it->second = rows_.add(columns(), {a.point_name(r.point), mac_to_string(r.mac)});
+      it->second = rows_.add(columns(), {a.point_name(r.point), mac_label(a, r.mac)});
       rows_.set_uint(it->second, priority, r.priority);
     }
     const guint row = it->second;

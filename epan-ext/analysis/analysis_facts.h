@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "epan-ext/decode/address.h"
+#include "epan-ext/decode/ethernet.h"
 #include "epan-ext/common/config.h"
 #include "epan-ext/common/limits.h"
 #include "epan-ext/analysis/flow_table.h"
@@ -31,6 +32,9 @@ class AnalysisFacts {
   virtual qos::Checker::Learned learned() const = 0;
   virtual const std::string& point_name(uint32_t point) const = 0;
   virtual std::vector<uint32_t> points() const = 0;  // every point seen, by id
+  // The name the front end resolves a MAC to (the plugin: Wireshark's name
+  // resolution; the command: the ethers files), "" for none.
+  virtual std::string mac_name(const Mac& m) const = 0;
   virtual const FlowKey& flow_key(uint32_t flow) const = 0;
   virtual uint32_t flow_stream(uint32_t flow) const = 0;
   // How the flow's requester answers sequence NAKs, as its resends showed.
@@ -57,5 +61,13 @@ class AnalysisFacts {
 
 // The facts of an analysis that saw nothing: a file with nothing of ours.
 const AnalysisFacts& no_facts();
+
+// A MAC as text views show it: "leaf3-eth1/12 (02:00:00:01:10:01)" when it
+// has a name (made printable), else "02:00:00:01:10:01". Filters, ids and
+// JSON keep the bare MAC.
+std::string mac_label(const AnalysisFacts& a, const Mac& m);
+// The same after "the device" or "the port or NIC": "leaf3-eth1/12 (MAC
+// 02:00:00:01:10:01)", else "with MAC 02:00:00:01:10:01".
+std::string mac_device(const AnalysisFacts& a, const Mac& m);
 
 }  // namespace roceshark

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "epan-ext/common/printable.h"
 #include "epan-ext/decode/aeth.h"
 #include "epan-ext/decode/opcode.h"
 #include "epan-ext/decode/psn.h"
@@ -24,6 +25,16 @@ qos::DcbxVerdict Analyzer::process(uint32_t frame, uint64_t ts_ns, const qos::Dc
 const AnalysisFacts& no_facts() {
   static const Analyzer nothing;
   return nothing;
+}
+
+std::string mac_label(const AnalysisFacts& a, const Mac& m) {
+  const std::string name = a.mac_name(m);
+  return name.empty() ? mac_to_string(m) : printable(name) + " (" + mac_to_string(m) + ")";
+}
+
+std::string mac_device(const AnalysisFacts& a, const Mac& m) {
+  const std::string name = a.mac_name(m);
+  return name.empty() ? "with MAC " + mac_to_string(m) : printable(name) + " (MAC " + mac_to_string(m) + ")";
 }
 
 CapCounts Analyzer::caps() const {

@@ -10,12 +10,14 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <optional>
 #include <set>
 #include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "epan-ext/analysis/analysis_facts.h"
@@ -71,6 +73,10 @@ class Analyzer : public AnalysisFacts {
   // Whether responses for `flow`'s requests were ever seen at `point`.
   bool responses_seen(uint32_t flow, uint32_t point) const;
   void name_point(uint32_t point, std::string name);
+  // How the views name MACs (mac_name): a front end's resolver, called
+  // when a view draws; none names nothing.
+  using MacNames = std::function<std::string(const Mac&)>;
+  void name_macs(MacNames f) { mac_names_ = std::move(f); }
   // Flow points whose state roce.flow_idle_s freed so far.
   uint64_t expired_flow_points() const { return expired_; }
   bool point_named(uint32_t point) const { return point_names_.contains(point); }
@@ -87,6 +93,7 @@ class Analyzer : public AnalysisFacts {
   const LimitCounts& beyond() const final { return limit_notes_.counts(); }
   CapCounts caps() const final;
   std::vector<uint32_t> points() const final;
+  std::string mac_name(const Mac& m) const final { return mac_names_ ? mac_names_(m) : std::string(); }
   const FlowKey& flow_key(uint32_t flow) const final { return flows_[flow].key; }
   uint32_t flow_stream(uint32_t flow) const final { return flows_[flow].stream; }
   RecoveryMode recovery_mode(uint32_t flow) const final { return flows_[flow].naks.mode; }
@@ -222,6 +229,7 @@ class Analyzer : public AnalysisFacts {
   };
   std::unordered_map<CmKey, CmRequest, CmKeyHash> cm_requests_;
   std::unordered_map<uint32_t, std::string> point_names_;
+  MacNames mac_names_;
   std::vector<icmp::Report> icmp_reports_;
 };
 

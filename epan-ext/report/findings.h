@@ -39,6 +39,7 @@ struct Impact {
 
 struct Location {
   std::string point, hop, mac;
+  std::string mac_name;  // the MAC's name (AnalysisFacts::mac_name), "" for none
   int priority = -1, dscp = -1;
   std::vector<uint32_t> streams;
 };

@@ -111,48 +111,50 @@ void dcbx(Builder& b) {
   for (const auto& e : b.s.qos.dcbx()) {
     for (const auto& d : e.findings) {
       const std::string mac = mac_to_string(e.announcement.mac);
+      const std::string who = mac_label(b.a, e.announcement.mac), device = mac_device(b.a, e.announcement.mac);
       const std::string place = e.point_name + "|" + mac + "|" + std::to_string(static_cast<int>(d.kind)) + "|" +
                                 std::to_string(d.priority) + "|" + std::to_string(d.dscp);
       const checks::Kind row = qos::check_of(d.kind).row;
       Finding& f = b.add(row, Severity::warning, place);
       f.where.point = e.point_name;
       f.where.mac = mac;
+      f.where.mac_name = b.a.mac_name(e.announcement.mac);
       if (d.kind != DKind::max_frame_below_roce) f.where.priority = d.priority;
       if (d.kind == DKind::app_disagrees_with_policy || d.kind == DKind::app_disagrees_with_traffic)
         f.where.dscp = d.dscp;
-      f.title = std::string(qos::announced_in(d.kind)) + " at " + e.point_name + " from " + mac + ": " + d.text;
+      f.title = std::string(qos::announced_in(d.kind)) + " at " + e.point_name + " from " + who + ": " + d.text;
       f.detail = "announced in " + std::to_string(e.repeats) + (e.repeats == 1 ? " LLDP frame" : " LLDP frames");
       switch (d.kind) {
         case DKind::pfc_off_on_roce_priority:
-          f.fix = "Enable PFC on priority " + std::to_string(d.priority) + " on the port or NIC with MAC " + mac +
+          f.fix = "Enable PFC on priority " + std::to_string(d.priority) + " on the port or NIC " + device +
                   " (or make it willing to accept the switch's DCBX configuration).";
           break;
         case DKind::max_frame_below_roce:
           f.detail += "; a port that enforces it drops every longer frame, and the QPs behind them stall in "
                       "retries";
-          f.fix = "Raise the MTU of the port or NIC with MAC " + mac + " until it takes frames of " +
+          f.fix = "Raise the MTU of the port or NIC " + device + " until it takes frames of " +
                   cell::grouped(d.largest_frame) +
                   " bytes (as captured), and check every port of the path: a RoCE path MTU of 4096 needs an "
                   "interface MTU of at least 4,200 bytes. Or lower the RoCE path MTU on the hosts. If the port "
                   "already carries such frames, correct what its LLDP announces.";
           break;
         case DKind::ets_roce_no_bandwidth:
-          f.fix = "Give traffic class " + std::to_string(d.announced) + " of the port or NIC with MAC " + mac +
+          f.fix = "Give traffic class " + std::to_string(d.announced) + " of the port or NIC " + device +
                   " an ETS bandwidth share for RoCE priority " + std::to_string(d.priority) +
                   " (what the fabric plans, often 50% or more): a class with 0% gets only what the others leave.";
           break;
         case DKind::ets_cnp_shared:
-          f.fix = "On the port or NIC with MAC " + mac + ", put the CNP priority " + std::to_string(d.priority) +
+          f.fix = "On the port or NIC " + device + ", put the CNP priority " + std::to_string(d.priority) +
                   " in a strict-priority traffic class or one of its own, so CNPs reach the senders ahead of the "
                   "traffic they are meant to slow down.";
           break;
         case DKind::ets_differs_between_ports:
           f.fix = "Make ETS agree on every port of the path: map priority " + std::to_string(d.priority) +
-                  " to the same traffic class with the same share on the port or NIC with MAC " + mac +
+                  " to the same traffic class with the same share on the port or NIC " + device +
                   " as on the first port (or make the NIC willing to take the switch's ETS).";
           break;
         default:
-          f.fix = "Make the APP table of the port or NIC with MAC " + mac + " map DSCP " + std::to_string(d.dscp) +
+          f.fix = "Make the APP table of the port or NIC " + device + " map DSCP " + std::to_string(d.dscp) +
                   " to the priority the policy and the traffic use (" + std::to_string(d.priority) + ").";
       }
       f.frames = {e.first_frame};

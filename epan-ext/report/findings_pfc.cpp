@@ -9,12 +9,14 @@
 namespace roceshark::triage::detail {
 namespace {
 
+// `mac` is the bare MAC (ids, filters); `who` and `device` its text with
+// its name (mac_label, mac_device).
 struct Row {
   const pfc::PfcRow& row;
-  std::string point, mac, place;
+  std::string point, mac, place, who, device, mac_name;
   Location where() const {
     Location l;
-    l.point = point, l.mac = mac, l.priority = row.priority;
+    l.point = point, l.mac = mac, l.mac_name = mac_name, l.priority = row.priority;
     return l;
   }
   std::string filter(Kind k) const {
@@ -69,11 +71,11 @@ void storm(Builder& b, const Row& r, const std::vector<pfc::Episode>& eps) {
   }
   if (!storms) return;
   Finding& f = held_finding(b, r, kind("pfc_storm"), Severity::error);
-  f.title = "PFC storm from " + r.mac + " on priority " + std::to_string(r.row.priority) + " at " + r.point;
+  f.title = "PFC storm from " + r.who + " on priority " + std::to_string(r.row.priority) + " at " + r.point;
   f.detail = std::to_string(storms) + (storms == 1 ? " storm" : " storms") + ", the longest " + duration(longest) +
              "; the class was paused " + duration(paused) + " in all, holding " + std::to_string(f.impact.qps) +
              (f.impact.qps == 1 ? " QP" : " QPs") + " for " + duration(f.impact.stall_ns);
-  f.fix = "The device with MAC " + r.mac + " on the " + r.point + " link keeps priority " +
+  f.fix = "The device " + r.device + " on the " + r.point + " link keeps priority " +
           std::to_string(r.row.priority) +
           " paused: a receiver that cannot drain (a stuck or slow host, PCIe back-pressure, a hung NIC) or a PFC "
           "deadlock. Find the NIC or port with this MAC and check its pause and discard counters (ethtool -S: "
@@ -106,13 +108,13 @@ void chatter(Builder& b, const Row& r, const std::vector<pfc::Episode>& eps) {
   std::snprintf(share, sizeof share, "%.1f%%", 100.0 * static_cast<double>(paused) / static_cast<double>(span));
   char rate[64];
   std::snprintf(rate, sizeof rate, "%.1f", static_cast<double>(frames) * 1e6 / static_cast<double>(span));
-  f.title = "PFC pause chatter from " + r.mac + " on priority " + std::to_string(r.row.priority) + " at " + r.point;
+  f.title = "PFC pause chatter from " + r.who + " on priority " + std::to_string(r.row.priority) + " at " + r.point;
   f.detail = std::to_string(n) + (n == 1 ? " episode" : " episodes") + " of short pauses on and off, the longest " +
              duration(longest) + ": the class was paused " + share + " of the " + duration(span) + " (" +
              duration(paused) + "), " + std::to_string(frames) + " pause frames (" + rate +
              " per ms), traffic flowing between them: not a storm (under " +
              std::to_string(b.a.config().storm_share_pct) + "% paused)";
-  f.fix = "The device with MAC " + r.mac + " on the " + r.point + " link crosses its PFC XOFF threshold on priority " +
+  f.fix = "The device " + r.device + " on the " + r.point + " link crosses its PFC XOFF threshold on priority " +
           std::to_string(r.row.priority) +
           " over and over: congestion that ECN does not slow down soon enough (ECN threshold above XOFF, DCQCN "
           "off), XOFF and XON thresholds too close together, or a receiver that drains in bursts (PCIe, interrupt "
@@ -129,11 +131,11 @@ void no_ecn(Builder& b, const Row& r) {
   Finding& f = held_finding(b, r, kind("ecn_above_xoff"), Severity::warning);
   f.title = "Pauses with no ECN mark before them on priority " + std::to_string(r.row.priority) + " at " + r.point +
             " (ECN threshold likely above PFC XOFF)";
-  f.detail = std::to_string(r.row.no_ecn) + (r.row.no_ecn == 1 ? " pause" : " pauses") + " from " + r.mac +
+  f.detail = std::to_string(r.row.no_ecn) + (r.row.no_ecn == 1 ? " pause" : " pauses") + " from " + r.who +
              " began with no ECN-CE mark or CNP on this link in the " + duration(b.a.config().ecn_window_ns) +
              " before";
   f.fix = "Lower the ECN marking threshold (WRED/ECN min threshold, DCQCN Kmin) of the priority " +
-          std::to_string(r.row.priority) + " queue on the switch port towards " + r.mac +
+          std::to_string(r.row.priority) + " queue on the switch port towards " + r.who +
           " below that queue's PFC XOFF threshold, so DCQCN slows the senders before PFC has to pause the link; "
           "check that ECN marking is enabled on that queue and DCQCN on the NICs.";
   // The hop at this point whose marking starts later than its class's
@@ -158,7 +160,7 @@ void propagation(Builder& b, const Row& r) {
   if (!from.empty()) f.where.hop = b.point(*from.begin()) + " -> " + r.point;
   f.title = "Pause propagation to " + r.point + " on priority " + std::to_string(r.row.priority) +
             (origin.empty() ? "" : " from the storm at " + origin);
-  f.detail = std::to_string(r.row.propagated) + (r.row.propagated == 1 ? " pause" : " pauses") + " from " + r.mac +
+  f.detail = std::to_string(r.row.propagated) + (r.row.propagated == 1 ? " pause" : " pauses") + " from " + r.who +
              " followed a storm elsewhere: the congestion is backing up towards the hosts";
   f.fix = "Fix the storm" + (origin.empty() ? std::string() : " at " + origin) +
           " first (see its finding); the pauses here are its head-of-line blocking spreading. Enable the PFC "
@@ -173,7 +175,7 @@ void wrong_class(Builder& b, const Row& r) {
   f.where = r.where();
   f.title = "PFC on priority " + std::to_string(r.row.priority) + " at " + r.point +
             ", while RoCE runs on priorities without PFC";
-  f.detail = r.mac + " pauses priority " + std::to_string(r.row.priority) +
+  f.detail = r.who + " pauses priority " + std::to_string(r.row.priority) +
              ", which carries no RoCE here; the RoCE traffic on this link is not protected";
   f.fix = "Enable PFC on the priority RoCE uses (the policy's lossless priorities: " + b.lossless_priorities() +
           ") on both ends of the " + r.point + " link, and disable it on priority " +
@@ -187,8 +189,13 @@ void wrong_class(Builder& b, const Row& r) {
 void add_pfc_findings(Builder& b) {
   const auto& episodes = b.s.pfc.episodes();
   for (const auto& [key, row] : b.s.pfc.rows()) {
-    const Row r{row, b.point(row.point), mac_to_string(row.mac),
-                b.point(row.point) + "|" + mac_to_string(row.mac) + "|" + std::to_string(row.priority)};
+    const Row r{row,
+                b.point(row.point),
+                mac_to_string(row.mac),
+                b.point(row.point) + "|" + mac_to_string(row.mac) + "|" + std::to_string(row.priority),
+                mac_label(b.a, row.mac),
+                mac_device(b.a, row.mac),
+                b.a.mac_name(row.mac)};
     const auto it = episodes.find(key);
     if (it != episodes.end()) storm(b, r, it->second), chatter(b, r, it->second);
     no_ecn(b, r);

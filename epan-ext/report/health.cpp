@@ -86,7 +86,7 @@ Health assess(const ReportStats& s, const AnalysisFacts& a, const Findings& f) {
     const double r = static_cast<double>(row.frames) / span_s;
     const uint64_t p = s.pfc.summary(key).paused_ns;
     const double pct = 100.0 * static_cast<double>(p) / static_cast<double>(f.span_ns);
-    const std::string where = a.point_name(row.point) + ", " + mac_to_string(row.mac) + ", priority " +
+    const std::string where = a.point_name(row.point) + ", " + mac_label(a, row.mac) + ", priority " +
                               std::to_string(row.priority);
     if (r > *rate) rate = r, busiest = where;
     paused = std::max(*paused, pct);

@@ -144,8 +144,9 @@ void write_pfc(JsonWriter& w, const pfc::PfcStats& s, const AnalysisFacts& a) {
     const auto it = episodes.find(key);
     const std::vector<pfc::Episode> none;
     const auto& eps = it == episodes.end() ? none : it->second;
-    w.begin_object().field("point", a.point_name(row.point)).field("pausing_mac", mac_to_string(row.mac))
-        .field("priority", uint32_t{row.priority}).field("frames", row.frames).field("xoff", row.xoff)
+    w.begin_object().field("point", a.point_name(row.point)).field("pausing_mac", mac_to_string(row.mac));
+    if (const std::string name = a.mac_name(row.mac); !name.empty()) w.field("pausing_mac_name", name);
+    w        .field("priority", uint32_t{row.priority}).field("frames", row.frames).field("xoff", row.xoff)
         .field("xon", row.xon).field("paused_ns", sum.paused_ns).field("longest_ns", sum.longest_ns)
         .field("no_ecn_pauses", row.no_ecn).field("propagated", row.propagated).field("wrong_class", row.wrong_class);
     w.key("episodes").begin_array();
@@ -213,7 +214,9 @@ void write_qos(JsonWriter& w, const qos::QosStats& s, const AnalysisFacts& a) {
   w.end_array().key("dcbx").begin_array();
   for (const auto& e : s.dcbx()) {
     w.begin_object().field("first_frame", e.first_frame).field("point", e.point_name)
-        .field("mac", mac_to_string(e.announcement.mac)).field("repeats", e.repeats);
+        .field("mac", mac_to_string(e.announcement.mac));
+    if (const std::string name = a.mac_name(e.announcement.mac); !name.empty()) w.field("mac_name", name);
+    w.field("repeats", e.repeats);
     if (e.announcement.has_pfc) w.field("pfc_enabled", qos::format_priorities(e.announcement.pfc_enabled));
     if (e.announcement.max_frame_size) w.field("max_frame_size", e.announcement.max_frame_size);
     const auto ets = [&w](const char* key, const std::optional<qos::EtsTable>& t) {

@@ -11,7 +11,7 @@
 
 namespace roceshark {
 
-inline constexpr int kReportVersion = 11;
+inline constexpr int kReportVersion = 12;
 
 // `a` is null when the file had nothing the engine looks at. Written to
 // `out` as it is made; format_json_report keeps it whole instead.

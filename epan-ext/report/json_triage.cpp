@@ -12,6 +12,7 @@ void finding(JsonWriter& w, const Finding& f, size_t rank, uint64_t start_ns) {
   if (!l.point.empty()) w.field("point", l.point);
   if (!l.hop.empty()) w.field("hop", l.hop);
   if (!l.mac.empty()) w.field("mac", l.mac);
+  if (!l.mac_name.empty()) w.field("mac_name", l.mac_name);
   if (l.priority >= 0) w.field("priority", l.priority);
   if (l.dscp >= 0) w.field("dscp", l.dscp);
   w.key("streams").begin_array();

@@ -38,7 +38,7 @@ std::string format_pfc_report(const PfcStats& stats, const AnalysisFacts& a, con
                     {"Responder", kLeft}, {"DestQP", kLeft}, {"Held packets"}, {"Stall (us)"}, {"Of span"}});
   std::string wrong;
   for (const auto& [key, row] : stats.rows()) {
-    const std::string point = a.point_name(row.point), mac = mac_to_string(row.mac);
+    const std::string point = a.point_name(row.point), mac = mac_label(a, row.mac);
     const PauseSummary sum = stats.summary(key);
     const auto it = episodes.find(key);
     for (const Episode& e : it == episodes.end() ? std::vector<Episode>{} : it->second) {
@@ -78,7 +78,7 @@ std::string format_pfc_report(const PfcStats& stats, const AnalysisFacts& a, con
          (stalls.empty() ? std::string("  none\n") : stalls.render());
   for (const auto& [key, row] : stats.rows())
     if (row.unattributed)
-      out += "  unattributed at " + a.point_name(row.point) + " (" + mac_to_string(row.mac) + ", priority " +
+      out += "  unattributed at " + a.point_name(row.point) + " (" + mac_label(a, row.mac) + ", priority " +
              num(row.priority) + "): " + num(row.unattributed) +
              " packet(s) released after its pauses whose MACs put them on both sides of the link, not counted\n";
 

@@ -94,16 +94,16 @@ std::string app_list(const DcbxAnnouncement& a) {
   return out.empty() ? "-" : out;
 }
 
-std::string dcbx_section(const QosStats& stats) {
+std::string dcbx_section(const QosStats& stats, const AnalysisFacts& names) {
   if (stats.dcbx().empty()) return "\nNo DCBX announcements (LLDP with 802.1Qaz or 802.3 maximum frame size TLVs) seen.\n";
   TextTable t({{"First frame"}, {"Point", kLeft}, {"Port MAC", kLeft}, {"Repeats"}, {"PFC enabled", kLeft},
                {"APP DSCP:priority", kLeft}, {"Max frame (B)"}, {"Findings"}});
   std::string findings, ets;
   for (const DcbxEntry& e : stats.dcbx()) {
     const DcbxAnnouncement& a = e.announcement;
-    const std::string head = "  frame " + num(e.first_frame) + ", " + e.point_name + ", " + mac_to_string(a.mac);
+    const std::string head = "  frame " + num(e.first_frame) + ", " + e.point_name + ", " + mac_label(names, a.mac);
     const std::string pfc = a.has_pfc ? or_none(format_priorities(a.pfc_enabled)) : "no PFC TLV";
-    t.add_row({num(e.first_frame), e.point_name, mac_to_string(a.mac), num(e.repeats), pfc, app_list(a),
+    t.add_row({num(e.first_frame), e.point_name, mac_label(names, a.mac), num(e.repeats), pfc, app_list(a),
                a.max_frame_size ? num(a.max_frame_size) : "-", num(e.findings.size())});
     for (const DcbxFinding& f : e.findings) findings += head + ": " + f.text + " [" + finding_kind_name(f.kind) + "]\n";
     if (a.ets) ets += head + ": " + format_ets(*a.ets) + "\n";
@@ -144,7 +144,7 @@ std::string format_roles(const QosRow& r) {
 std::string check_field(Check c) { return std::string(checks::row(kind_of(c)).fields[0].abbrev); }
 
 std::string format_qos_report(const QosStats& stats, const Policy& policy, const Checker::Learned& learned,
-                              const std::string& filter) {
+                              const std::string& filter, const AnalysisFacts& names) {
   std::string out = stats_header("RoCE QoS Consistency", filter);
   out += policy_section(policy, learned);
   if (stats.rows().empty()) {
@@ -153,7 +153,7 @@ std::string format_qos_report(const QosStats& stats, const Policy& policy, const
     out += marking_section(stats);
     out += violation_section(stats);
   }
-  out += dcbx_section(stats);
+  out += dcbx_section(stats, names);
   out += "\n";
   if (stats.learning())
     out += "Note: " + num(stats.learning()) + " packet(s) came before the learned policy was ready and were not checked.\n";

@@ -4,6 +4,7 @@
 #pragma once
 #include <string>
 
+#include "epan-ext/analysis/analysis_facts.h"
 #include "epan-ext/analysis/qos_checker.h"
 #include "epan-ext/common/qos_policy.h"
 #include "epan-ext/report/qos_stats.h"
@@ -11,9 +12,9 @@
 namespace roceshark::qos {
 
 // `policy` is the one in force (Checker::policy()); `learned` is only read
-// when policy.mode is learned.
+// when policy.mode is learned; `names` names the DCBX ports' MACs.
 std::string format_qos_report(const QosStats& stats, const Policy& policy, const Checker::Learned& learned,
-                              const std::string& filter);
+                              const std::string& filter, const AnalysisFacts& names = no_facts());
 
 // "26:1200 0:3"; PCP as "3:1200 untagged:3", ECN as "ECT(0):1200 Not-ECT:3"; "-" when empty.
 enum class ValueKind : uint8_t { number, pcp, ecn };

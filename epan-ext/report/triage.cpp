@@ -5,6 +5,7 @@
 
 #include "epan-ext/report/event_view.h"
 #include "epan-ext/report/findings_builder.h"
+#include "epan-ext/common/printable.h"
 #include "epan-ext/common/text_table.h"
 
 namespace roceshark::triage {
@@ -106,7 +107,7 @@ std::string location_text(const Location& l) {
   const auto add = [&](const std::string& part) { s += (s.empty() ? "" : ", ") + part; };
   if (!l.hop.empty()) add("hop " + l.hop);
   else if (!l.point.empty()) add("point " + l.point);
-  if (!l.mac.empty()) add("MAC " + l.mac);
+  if (!l.mac.empty()) add("MAC " + (l.mac_name.empty() ? l.mac : printable(l.mac_name) + " (" + l.mac + ")"));
   if (l.priority >= 0) add("priority " + std::to_string(l.priority));
   if (l.dscp >= 0) add("DSCP " + std::to_string(l.dscp));
   if (!l.streams.empty()) add(detail::streams_text({l.streams.begin(), l.streams.end()}));

@@ -22,7 +22,7 @@ void pfc(const pfc::PfcStats& s, const AnalysisFacts* a, const std::string& filt
 void qos(const qos::QosStats& s, const AnalysisFacts* a, const qos::Policy& policy, const std::string& filter,
          const TextOut& out) {
   // With no RoCE at all there is no engine to ask: report the configured policy.
-  out(a ? qos::format_qos_report(s, a->policy(), a->learned(), filter) : qos::format_qos_report(s, policy, {}, filter));
+  out(a ? qos::format_qos_report(s, a->policy(), a->learned(), filter, *a) : qos::format_qos_report(s, policy, {}, filter));
 }
 
 void hops(const hop::HopStats& s, const AnalysisFacts*, const std::string& filter, const TextOut& out) {

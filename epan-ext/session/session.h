@@ -57,6 +57,8 @@ class Session {
     selection_.name_point(point, name);
     analyzer_.name_point(point, std::move(name));
   }
+  // How the views name MACs (AnalysisFacts::mac_name); none by default.
+  void name_macs(Analyzer::MacNames f) { analyzer_.name_macs(std::move(f)); }
   // Each frame's record, in frame order.
   void feed(const PacketInfo& p, uint32_t wire_len);
   void feed(const pfc::PauseFrame& f, uint32_t wire_len);

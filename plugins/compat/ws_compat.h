@@ -16,6 +16,8 @@
 #include <epan/proto.h>
 #include <epan/stat_tap_ui.h>
 #include <epan/tfs.h>  // 4.6's proto.h no longer includes it
+// 4.0's conv_id.h needs GLib's types included before it.
+#include <epan/conversation_table.h>
 #include <ws_version.h>  // WIRESHARK_VERSION_MAJOR/MINOR, for plugin_want_*
 #include <wiretap/wtap.h>
 #include <wsutil/buffer.h>
@@ -102,6 +104,27 @@ const uint8_t* read(F next, wtap* w, Rec* rec, Buffer* buf, int* err, gchar** in
     return next(w, rec, err, info, offset) ? ws_buffer_start_ptr(&rec->data) : nullptr;
   }
 }
+
+// 4.0's add_conversation_table_data_with_conv_id returns nothing; from 4.2
+// (4.4 has it) it returns the row. Up to 4.0 the row is looked up by its key,
+// as Wireshark stored it: either way round.
+template <typename F>
+conv_item_t* add_conversation(F add, conv_hash_t* ch, const address* src, const address* dst, uint32_t src_port,
+                              uint32_t dst_port, conv_id_t id, int bytes, nstime_t* ts, nstime_t* abs_ts,
+                              ct_dissector_info_t* info, conversation_type type) {
+  using R = decltype(add(ch, src, dst, src_port, dst_port, id, 1, bytes, ts, abs_ts, info, type));
+  if constexpr (std::is_void_v<R>) {
+    add(ch, src, dst, src_port, dst_port, id, 1, bytes, ts, abs_ts, info, type);
+    for (const conv_key_t& key : {conv_key_t{*src, *dst, src_port, dst_port, id}, conv_key_t{*dst, *src, dst_port, src_port, id}}) {
+      gpointer index;
+      if (ch->hashtable && g_hash_table_lookup_extended(ch->hashtable, &key, nullptr, &index))
+        return &g_array_index(ch->conv_array, conv_item_t, GPOINTER_TO_UINT(index));
+    }
+    return nullptr;
+  } else {
+    return add(ch, src, dst, src_port, dst_port, id, 1, bytes, ts, abs_ts, info, type);
+  }
+}
 }  // namespace detail
 
 // An unsigned integer field's value.
@@ -110,6 +133,14 @@ inline uint32_t field_uint(field_info* fi) { return detail::field_uint(fi); }
 // The name of capture interface `id` of this packet's pcapng section, or null.
 inline const char* interface_name(const packet_info* pinfo, uint32_t id) {
   return pinfo->epan ? detail::interface_name(pinfo->epan, pinfo, id) : nullptr;
+}
+
+// One frame added to a conversation table's row (src, dst, ports, id): the row.
+inline conv_item_t* add_conversation(conv_hash_t* ch, const address* src, const address* dst, uint32_t src_port,
+                                     uint32_t dst_port, conv_id_t id, int bytes, nstime_t* ts, nstime_t* abs_ts,
+                                     ct_dissector_info_t* info, conversation_type type) {
+  return detail::add_conversation(add_conversation_table_data_with_conv_id, ch, src, dst, src_port, dst_port, id, bytes,
+                                  ts, abs_ts, info, type);
 }
 
 // Wiretap, for reading and writing captures.

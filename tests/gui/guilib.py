@@ -11,7 +11,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tshark"))
-from rslib import BUILD, PLUGIN_SO, PLUGIN_SUBDIR, Failure  # noqa: E402
+from rslib import BUILD, PLUGIN_SO, PLUGIN_SUBDIR, ROOT, Failure  # noqa: E402
 
 SKIP = 77
 OUT = os.path.join(BUILD, "gui")
@@ -49,12 +49,19 @@ class Gui:
         self.x_env = dict(os.environ, DISPLAY=self.display, XAUTHORITY=self.xauth)
         self.wireshark = None
 
-    def start_wireshark(self, capture, args=(), geometry=None):
+    def start_wireshark(self, capture, args=(), geometry=None, profiles=False):
         """Wireshark on a copy of `capture`; `geometry` maps dialog titles to
-        (x, y, width, height) so each opens where and as big as wanted."""
+        (x, y, width, height) so each opens where and as big as wanted;
+        `profiles` gives it the tree's configuration profiles (-C RoCE), as
+        scripts/rs-tshark does."""
         home = os.path.join(self.tmp, "home")
         conf = os.path.join(home, ".config", "wireshark")
         os.makedirs(conf, exist_ok=True)
+        if profiles:
+            shutil.copytree(os.path.join(ROOT, "profiles"), os.path.join(conf, "profiles"))
+            made = os.path.join(BUILD, "profiles", "RoCE", "io_graphs")  # made for this Wireshark version
+            if os.path.exists(made):
+                shutil.copy(made, os.path.join(conf, "profiles", "RoCE"))
         # A fresh profile: no first-run questions, known window places.
         with open(os.path.join(conf, "recent_common"), "w") as f:
             f.write("gui.geometry_main_x: 0\ngui.geometry_main_y: 0\n"

@@ -4,7 +4,14 @@ profile"), found the way Wireshark finds a user's profile (rs-tshark copies
 profiles/ into its HOME): every colouring rule compiles, each colours
 exactly the frames its filter selects that no earlier rule took (the
 go-back-N frames of gbn.pcapng are "RoCE Go-back-N"), and the Stream, Point,
-QP and PSN columns show the fields they name."""
+QP and PSN columns show the fields they name. The I/O graphs (the build's
+profiles/RoCE/io_graphs, made for its Wireshark version: docs/gui.md "I/O
+graphs") have the version's columns (9 up to 4.4, 10 from 4.6), values the
+GUI takes, a display filter tshark compiles, a Y field that is registered,
+and each plots something on the capture that shows it (tshark -z io,stat
+with the graph's calculation)."""
+import csv
+import io
 import os
 
 import rslib
@@ -27,6 +34,62 @@ def rules():
                 _, name, flt, _colours = line.rstrip("\n").split("@")
                 out.append((name, flt))
     return out
+
+
+IO_GRAPHS = os.path.join(rslib.BUILD, "profiles", "RoCE", "io_graphs")
+# The io_graphs table's columns, as ui/qt/io_graph_dialog.cpp declares them:
+# 4.6 added asAOT ("Avg over Time").
+IO_COLUMNS = ["enabled", "name", "dfilter", "color", "style", "yaxis", "yfield", "sma_period", "y_axis_factor"]
+if tuple(map(int, rslib.WS_VERSION.split("."))) >= (4, 6):
+    IO_COLUMNS.append("asAOT")
+IO_STYLES = {"Line", "Impulse", "Bar", "Stacked Bar", "Dot", "Square", "Diamond"}
+IO_YAXES = {"Packets": None, "Bytes": None, "Bits": None, "SUM(Y Field)": "SUM", "COUNT FRAMES(Y Field)": "COUNT_FRAMES",
+            "COUNT FIELDS(Y Field)": "COUNT_FIELDS", "MAX(Y Field)": "MAX", "MIN(Y Field)": "MIN",
+            "AVG(Y Field)": "AVG"}
+# A capture where each graph has points.
+IO_CAPTURES = {"RoCE retransmissions": "gbn", "RoCE packets held by PFC": "pfc_storm", "RoCE packets": "clean",
+               "RoCE PFC pause (ns per interval)": "pfc_storm", "RoCE hop queueing max (ns)": "mp_burst",
+               "RoCE hop queueing avg (ns)": "mp_burst"}
+
+
+def io_graphs():
+    """The graphs, each a dict by column, as Wireshark's UAT reader splits them."""
+    with open(IO_GRAPHS) as f:
+        rows = [line for line in f if line.strip() and not line.startswith("#")]
+    graphs = []
+    for row in csv.reader(io.StringIO("".join(rows))):
+        if len(row) != len(IO_COLUMNS):
+            raise rslib.Failure(f"io_graphs: {len(row)} columns for Wireshark {rslib.WS_VERSION}, want "
+                                f"{len(IO_COLUMNS)} ({', '.join(IO_COLUMNS)}): {row}")
+        graphs.append(dict(zip(IO_COLUMNS, row)))
+    return graphs
+
+
+def check_io_graphs():
+    fields = {line.split("\t")[2] for line in rslib.tshark("-G", "fields").splitlines() if line.startswith("F\t")}
+    graphs = io_graphs()
+    if {g["name"] for g in graphs} != set(IO_CAPTURES):
+        raise rslib.Failure(f"io_graphs names {[g['name'] for g in graphs]}, the test knows {sorted(IO_CAPTURES)}")
+    for g in graphs:
+        bad = [c for c, ok in (("enabled", g["enabled"] in ("TRUE", "FALSE")), ("style", g["style"] in IO_STYLES),
+                               ("yaxis", g["yaxis"] in IO_YAXES), ("sma_period", g["sma_period"] == "None"),
+                               ("y_axis_factor", g["y_axis_factor"].isdigit()),
+                               ("color", len(g["color"]) == 7 and g["color"][0] == "#"),
+                               ("asAOT", g.get("asAOT", "FALSE") in ("TRUE", "FALSE"))) if not ok]
+        calc = IO_YAXES.get(g["yaxis"])
+        if bad or (calc is None) != (g["yfield"] == "") or (g["yfield"] and g["yfield"] not in fields):
+            raise rslib.Failure(f"io_graphs {g['name']!r}: bad {bad or 'Y field'}: {g}")
+        # The filter compiles (tshark exits 0 on it), and the graph plots
+        # something where its capture shows it.
+        capture = rslib.capture_path(IO_CAPTURES[g["name"]])
+        expr = f"{calc}({g['yfield']}){g['yfield']} && ({g['dfilter']})" if calc else g["dfilter"]
+        out = rslib.tshark("-n", "-q", "-r", capture, "-z", f"io,stat,0,{expr}")
+        row = [line for line in out.splitlines() if "<>" in line]
+        cells = [c.strip() for c in row[0].split("|") if c.strip()] if row else []
+        value = float(cells[1]) if len(cells) > 1 else 0  # after the interval: frames, or the calculation
+        if value <= 0:
+            raise rslib.Failure(f"io_graphs {g['name']!r} plots nothing on {IO_CAPTURES[g['name']]}: {out}")
+        print(f"io graph {g['name']!r}: {value:g} on {IO_CAPTURES[g['name']]}")
 
 
 def run(capture, *args):
@@ -70,6 +133,7 @@ def test(_args):
                           *(a for f in COLUMNS.values() for a in ("-e", f)))
     if cols != fields or len(cols.splitlines()) < 10:
         raise rslib.Failure(f"the profile's columns are not the fields they name:\n{cols[:300]}\n{fields[:300]}")
+    check_io_graphs()
 
 
 rslib.main(test)
