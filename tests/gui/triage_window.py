@@ -39,7 +39,8 @@ BUTTONS = 5  # ui-stats/triage_window.cpp's kMaxButtons
 
 def tshark_findings():
     """-z roce,triage's text, and (title line, kind, filter, evidence count) of each finding."""
-    text = tshark("-n", "-q", "-r", CAPTURE, "-z", "roce,triage")
+    # Without -n: MAC names resolved, as the GUI resolves them by default.
+    text = tshark("-q", "-r", CAPTURE, "-z", "roce,triage")
     found = []
     for m in re.finditer(r"^(#\d+ \w+ (\S+): .*)\n(?:   .*\n)*?   Evidence: (\d+) frames?.*\n(?:   .*\n)*?"
                          r"   Filter:   (.*)$", text, re.M):

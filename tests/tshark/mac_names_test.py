@@ -27,9 +27,9 @@ def main():
         ethers = os.path.join(tmp, "ethers")
         with open(ethers, "w") as f:
             # Wireshark's format: '-' separators, tabs, a comment, an
-            # earlier line of garbage and a later line for the same MAC.
-            f.write("# switch ports\nnot-a-mac leaf9\n02-00-00-01-10-01\tleaf3-eth1/12   # leaf3, port 1/12\n"
-                    "02:00:00:01:10:01 shadowed\n")
+            # earlier line of garbage. No second line for the MAC: 4.0 and
+            # 4.4 keep the first, 4.6 the last (docs/command.md).
+            f.write("# switch ports\nnot-a-mac leaf9\n02-00-00-01-10-01\tleaf3-eth1/12   # leaf3, port 1/12\n")
         named = lambda *a: rslib.tshark("--ethers", ethers, *a)  # noqa: E731
 
         triage = named("-q", "-r", CAPTURE, "-z", "roce,triage")
@@ -37,8 +37,6 @@ def main():
                      f"queue on the switch port towards {NAME}", f"eth.src == {MAC} &&"):
             if want not in triage:
                 raise rslib.Failure(f"triage with an ethers file lacks {want!r}:\n{triage}")
-        if "shadowed" in triage:
-            raise rslib.Failure("the second line for the MAC won over the first")
         pfc = named("-q", "-r", CAPTURE, "-z", "roce,pfc")
         if f"tor-1  {LABEL}     3" not in pfc:
             raise rslib.Failure(f"-z roce,pfc does not name the pausing MAC:\n{pfc}")
