@@ -17,13 +17,11 @@ xdotool is not installed.
 """
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
-from guilib import OUT, Gui, plain, run
+from guilib import OUT, gui_session, plain, run
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tshark"))
 from rslib import CAPTURES, Failure, tshark  # noqa: E402
 
@@ -77,15 +75,11 @@ def open_roce_tab(gui, main, dialog):
 
 
 def check_gui(update_docs):
-    os.makedirs(OUT, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix="roceshark-gui-")
-    gui = None
-    try:
-        gui = Gui(tmp)
+    with gui_session() as gui:
+        gui.start_wireshark(CAPTURE, geometry={dialog: (20, 20, 1400, 500) for dialog, _, _ in TABLES.values()})
+        main = gui.wait_for_window(os.path.basename(CAPTURE))
         for z, (dialog, _, _) in TABLES.items():
             want = expected(z)
-            gui.start_wireshark(CAPTURE, geometry={dialog: (20, 20, 1400, 500)})
-            main = gui.wait_for_window(os.path.basename(CAPTURE))
             window = open_roce_tab(gui, main, dialog)
             shot = os.path.join(OUT, f"{z.split(',')[0]}_roce.png")
             gui.grab(window, shot)
@@ -93,15 +87,12 @@ def check_gui(update_docs):
             missing = sorted(w for w in want if plain(w) not in seen)
             if missing:
                 raise Failure(f"{dialog}'s RoCE tab does not show {missing}; read: {sorted(seen)}")
-            bad = gui.log_complaints()
-            if bad:
-                raise Failure(f"wireshark complained:\n{''.join(bad)}")
             print(f"gui: Statistics → {dialog}, RoCE tab, shows {sorted(want)}; {shot}")
-            gui.stop_wireshark()
-    finally:
-        if gui:
-            gui.close()
-        shutil.rmtree(tmp, ignore_errors=True)
+            subprocess.run(["xdotool", "key", "Escape"], env=gui.x_env, check=True)  # closes the dialog
+            time.sleep(1)
+        bad = gui.log_complaints()
+        if bad:
+            raise Failure(f"wireshark complained:\n{''.join(bad)}")
 
 
 if __name__ == "__main__":

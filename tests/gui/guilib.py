@@ -2,12 +2,14 @@
 """The real Wireshark GUI under Xvfb, for the GUI tests: start it on a
 capture with the plugin, find its windows, take screenshots, read text off
 them (tesseract) and click what they show (xdotool)."""
+import contextlib
 import os
 import re
 import secrets
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tshark"))
@@ -179,6 +181,22 @@ class Gui:
     def close(self):
         self.stop_wireshark()
         stop(self.xvfb)
+
+
+@contextlib.contextmanager
+def gui_session():
+    """A Gui in a temporary directory of its own (gui.tmp), closed and
+    removed afterwards; screenshots go to OUT."""
+    os.makedirs(OUT, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix="roceshark-gui-")
+    gui = None
+    try:
+        gui = Gui(tmp)
+        yield gui
+    finally:
+        if gui:
+            gui.close()
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def plain(word):

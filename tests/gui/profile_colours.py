@@ -15,9 +15,8 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
-from guilib import OUT, Gui, run
+from guilib import OUT, gui_session, run
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tshark"))
 from rslib import CAPTURES, ROOT, Failure, tshark  # noqa: E402
 
@@ -62,11 +61,7 @@ def check_gui(update_docs):
     if missing:
         raise Failure(f"tshark names rules the profile does not have: {missing}")
 
-    os.makedirs(OUT, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix="roceshark-gui-")
-    gui = None
-    try:
-        gui = Gui(tmp)
+    with gui_session() as gui:
         gui.start_wireshark(CAPTURE, args=("-C", "RoCE", "-Y", FILTER), profiles=True)
         main = gui.wait_for_window("demo.pcapng")
         shot = os.path.join(OUT, "profile.png")
@@ -90,10 +85,6 @@ def check_gui(update_docs):
               f"({', '.join(sorted(set(names)))}); {shot}")
         if update_docs:
             shutil.copy(shot, os.path.join(ROOT, "docs", "gui-profile.png"))
-    finally:
-        if gui:
-            gui.close()
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -22,10 +22,9 @@ import os
 import re
 import shutil
 import sys
-import tempfile
 import time
 
-from guilib import OUT, Gui, plain, run
+from guilib import OUT, gui_session, plain, run
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tshark"))
 from rslib import CAPTURES, ROOT, Failure, simple_table, tshark  # noqa: E402
 
@@ -226,11 +225,7 @@ def check_io_graph(table):
 # --- the GUI --------------------------------------------------------------
 
 def check_gui(update_docs):
-    os.makedirs(OUT, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix="roceshark-gui-")
-    gui = None
-    try:
-        gui = Gui(tmp)
+    with gui_session() as gui:
         for title, (name, capture, width, height, words) in DIALOGS.items():
             gui.start_wireshark(capture, geometry={title: (20, 420, width, height)})
             main = gui.wait_for_window(os.path.basename(capture))
@@ -257,10 +252,6 @@ def check_gui(update_docs):
             if update_docs:
                 shutil.copy(dialog, os.path.join(ROOT, "docs", f"gui-{name}-table.png"))
             gui.stop_wireshark()
-    finally:
-        if gui:
-            gui.close()
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def check_tshark_part():

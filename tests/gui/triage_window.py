@@ -17,13 +17,11 @@ or xclip is not installed.
 """
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
-from guilib import OUT, Gui, run
+from guilib import OUT, gui_session, run
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tshark"))
 from rslib import CAPTURES, ROOT, Failure, tshark  # noqa: E402
 
@@ -79,11 +77,7 @@ def check_gui(update_docs):
     if len(first_frames) != first_count:
         raise Failure(f"finding #1's filter matches {len(first_frames)} frames, its evidence says {first_count}")
 
-    os.makedirs(OUT, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix="roceshark-gui-")
-    gui = None
-    try:
-        gui = Gui(tmp)
+    with gui_session() as gui:
         gui.start_wireshark(CAPTURE)
         main = gui.wait_for_window("demo.pcapng")
         # Analyze → RoCE → Triage: the menus open one after the other.
@@ -133,13 +127,13 @@ def check_gui(update_docs):
         # Return in the path's field is OK (tesseract misreads the button's icon and label).
         gui.click_text(dialog, "Save", "the", "triage")
         subprocess.run(["xdotool", "key", "Return"], env=gui.x_env, check=True)
-        saved = os.path.join(tmp, "demo.triage.txt")  # next to the capture's copy
+        saved = os.path.join(gui.tmp, "demo.triage.txt")  # next to the capture's copy
         for _ in range(20):
             if os.path.exists(saved) and os.path.getsize(saved):
                 break
             time.sleep(0.5)
         if not os.path.exists(saved):
-            raise Failure(f"Save... wrote no {saved}; files there: {os.listdir(tmp)}")
+            raise Failure(f"Save... wrote no {saved}; files there: {os.listdir(gui.tmp)}")
         same_text(open(saved).read(), triage_text, saved)
         bad = gui.log_complaints()
         if bad:
@@ -150,10 +144,6 @@ def check_gui(update_docs):
         if update_docs:  # the main window and the triage, without the empty screen around them
             subprocess.run(["convert", screen, "-crop", "1560x705+0+0", "+repage",
                             os.path.join(ROOT, "docs", "gui-triage.png")], check=True)
-    finally:
-        if gui:
-            gui.close()
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
