@@ -15,7 +15,8 @@ figures for the README and the issue notes.
   bench/run.py --command VIEW [--runs R] [--scenario NAME]   # the roceshark command
 
 --scenario picks captures/scenarios/NAME.scn (default bench: one RoCE QP;
-bench_pfc: 10% PFC frames). --flat also runs the first tenth of the
+bench_pfc: 10% PFC frames; bench_pairs: 32 host pairs, what -j is measured
+on; bench_mp: three points). --flat also runs the first tenth of the
 capture and prints both ratios: the plugin's cost per packet must not grow
 as the capture (and its pause windows) grows. --one-point P (multi-point
 scenarios, e.g. bench_mp) also runs the generator's copy of the scenario

@@ -34,7 +34,7 @@
 #include <utility>
 #include <vector>
 
-#include "cli/batch_queue.h"
+#include "epan-ext/common/batch_queue.h"
 #include "cli/capture_set.h"
 #include "cli/command_line.h"
 #include "cli/feed.h"
@@ -86,9 +86,10 @@ constexpr const char* kHelp =
     "  -n                    no MAC names: MACs as they are, as tshark -n shows them (by default\n"
     "                        a MAC named in the personal or the global ethers file shows with\n"
     "                        its name, docs/command.md)\n"
-    "  -j, --threads N       1 reads, decodes and analyses on one thread; 2 or more read and\n"
-    "                        decode on their own (the default when 2 cores are available);\n"
-    "                        the output is the same\n"
+    "  -j, --threads N       1 reads, decodes, analyses and counts on one thread; 2 or more\n"
+    "                        read and decode, analyse, and count the statistics on a thread\n"
+    "                        each (the default when 2 cores are available); the output is\n"
+    "                        the same\n"
     "      --fail-on LEVEL   health only: warn (WARN exits 1) or fail (the default)\n"
     "      --format FORMAT   events only: ndjson (the default) or tsv\n"
     "      --qp QPN          only frames to this destination QP (BTH), e.g. 0x94c\n"
@@ -238,12 +239,14 @@ Options parse(int argc, char** argv, bool merging) {
   return o;
 }
 
+// -j, or the cores available up to 2.
+unsigned threads_of(const Options& o) { return o.threads ? o.threads : std::min(2u, cores_available()); }
+
 // The records of capture files into the session: reading and decoding on
 // their own thread unless -j 1. Returns the read errors.
 std::vector<std::string> read_captures(const Options& o, const std::function<void(const Batch&)>& analyse) {
   CaptureSet in(o.files, o.joining);
-  const unsigned threads = o.threads ? o.threads : std::min(2u, cores_available());
-  if (threads == 1) {
+  if (threads_of(o) == 1) {
     Batch spare;
     read_all(in, o.settings, [&] { return std::move(spare); }, [&](Batch b) {
       analyse(b);
@@ -316,6 +319,7 @@ int main(int argc, char** argv) {
       PartialSet set(o.files);
       for (const std::string& opt : set.options()) set_preference(o.settings, opt);
       session = std::make_unique<Session>(o.settings, o.selection);
+      if (threads_of(o) > 1) session->tap_on_thread();
       if (o.mac_names) session->name_macs(ethers_names());
       if (o.view == "events") session->keep_events();
       set.read(o.settings, analyse);
@@ -323,6 +327,7 @@ int main(int argc, char** argv) {
       if (set.drops()) session->dropped(set.drops());  // a live run's: the report is INCOMPLETE, as its windows were
     } else {
       session = std::make_unique<Session>(o.settings, o.selection);
+      if (threads_of(o) > 1) session->tap_on_thread();
       if (o.mac_names) session->name_macs(ethers_names());
       if (o.view == "events") session->keep_events();
       errors = read_captures(o, analyse);

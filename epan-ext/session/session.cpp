@@ -22,6 +22,7 @@ void Session::tap(TapRecord r, bool selected) {
   r.ts_ns = analyzer_.latest_ts();  // the stamp, unless the stamps ran backwards
   if (event_list_) event_list_->reach(r.ts_ns);
   if (!selected) return;
+  if (tap_thread_) return tap_thread_->add(r);
   tapped_.add(r);
   if (event_list_) event_list_->add(r);
 }
@@ -52,6 +53,7 @@ void Session::feed(const icmp::TooBig& m, uint32_t wire_len) {
 }
 
 Snapshot Session::snapshot() {
+  drain();
   Snapshot s{tapped_.stats, tapped_.facts};
   if (tapped_.facts) tapped_.facts->finish();  // const: it only tells the log what is open now
   if (tapped_.events) s.stats.settle(events_, tapped_.selected);
@@ -60,6 +62,7 @@ Snapshot Session::snapshot() {
 
 void Session::write_events(events::Format f, const TextOut& out) {
   if (!event_list_) return;
+  drain();
   if (tapped_.facts) tapped_.facts->finish();
   events::write(event_list_->settled(events_, tapped_.selected), analyzer_.clock().start_ns(), analyzer_.clock().nanoseconds(),
                 tapped_.facts, f, out);

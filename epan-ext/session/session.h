@@ -19,6 +19,7 @@
 #include "epan-ext/report/health.h"
 #include "epan-ext/report/tapped.h"
 #include "epan-ext/session/selection.h"
+#include "epan-ext/session/tap_thread.h"
 
 namespace roceshark {
 
@@ -52,10 +53,17 @@ class Session {
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
+  // Called before the first feed: the statistics are gathered on a thread
+  // of their own (epan-ext/session/tap_thread.h), the same as on this one.
+  // Not with keep_events(), whose list is kept here.
+  void tap_on_thread() {
+    if (!event_list_) tap_thread_ = std::make_unique<TapThread>(tapped_, analyzer_, &events_);
+  }
   void name_point(uint32_t point, std::string name) {
     if (analyzer_.point_named(point)) return;
     selection_.name_point(point, name);
-    analyzer_.name_point(point, std::move(name));
+    analyzer_.name_point(point, name);
+    if (tap_thread_ && analyzer_.point_named(point)) tap_thread_->name_point(point, name);
   }
   // How the views name MACs (AnalysisFacts::mac_name); none by default.
   void name_macs(Analyzer::MacNames f) { analyzer_.name_macs(std::move(f)); }
@@ -69,9 +77,15 @@ class Session {
     if (event_list_) event_list_->reach(analyzer_.latest_ts());
   }
   // A read error that ended the capture early: the report says so.
-  void cut_short(std::string error) { tapped_.stats.cut_short.push_back(std::move(error)); }
+  void cut_short(std::string error) {
+    drain();
+    tapped_.stats.cut_short.push_back(std::move(error));
+  }
   // A live capture's drops so far: the report is INCOMPLETE.
-  void dropped(uint64_t total) { tapped_.stats.capture_drops = total; }
+  void dropped(uint64_t total) {
+    drain();
+    tapped_.stats.capture_drops = total;
+  }
 
   // The report of what was fed so far, without ending the session: the
   // analysis' end-of-capture events are taken as they stand (pauses still
@@ -88,13 +102,20 @@ class Session {
   }
   // `roceshark events`: called before the first feed, the session keeps the
   // event list too.
-  void keep_events() { event_list_ = std::make_unique<events::EventList>(); }
+  void keep_events() {
+    tap_thread_.reset();
+    event_list_ = std::make_unique<events::EventList>();
+  }
   // The selected frames' events, in time order; once every frame is fed.
   void write_events(events::Format f, const TextOut& out);
 
  private:
   // Every record: its time; a selected one is tapped.
   void tap(TapRecord r, bool selected);
+  // The statistics complete up to the latest record, on this thread.
+  void drain() {
+    if (tap_thread_) tap_thread_->drain();
+  }
 
   const prefs::Settings settings_;
   Selection selection_;
@@ -102,6 +123,7 @@ class Session {
   Analyzer analyzer_{settings_.cfg, &events_};
   Tapped<ReportStats> tapped_;
   std::unique_ptr<events::EventList> event_list_;
+  std::unique_ptr<TapThread> tap_thread_;  // declared last: stopped first
 };
 
 }  // namespace roceshark

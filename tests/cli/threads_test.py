@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """-j changes how the command runs, never what it prints: every bundled
 capture's JSON report is the same with -j 1 (one thread), -j 2 (libwiretap
-and the decoder on a thread of their own) and -j 4, and so is every view of
-a generated capture long enough to fill many of the reader's batches (1024
-frames each), with three points, several QPs and pauses. A capture cut
-short gives the same output, message and exit status whatever -j."""
+and the decoder, the analysis, and the statistics on a thread each) and
+-j 4, and so is every view of a generated capture long enough to fill many
+of the reader's and the statistics' batches (1024 records each), with three
+points, several QPs and pauses, whole and filtered. A capture cut short
+gives the same output, message and exit status whatever -j."""
 import glob
 import os
 import subprocess
@@ -67,6 +68,8 @@ def run(argv):
             status, out, _ = same_for_every_j(f"{view} of the long capture", view, capture)
             if status != 0 or not out:
                 raise rslib.Failure(f"roceshark {view} of the long capture exited {status}")
+        for selection in (("--qp", "0x000400"), ("--point", "leaf-1")):
+            same_for_every_j(f"the long capture's report with {' '.join(selection)}", *selection, "report", capture)
         # Cut mid-record: the error and what came before it, whatever -j.
         cut = os.path.join(tmp, "cut.pcapng")
         with open(capture, "rb") as src, open(cut, "wb") as dst:

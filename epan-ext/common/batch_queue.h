@@ -10,7 +10,7 @@
 #include <optional>
 #include <utility>
 
-namespace roceshark::cli {
+namespace roceshark {
 
 template <class Batch>
 class BatchQueue {
@@ -63,4 +63,4 @@ class BatchQueue {
   bool closed_ = false;
 };
 
-}  // namespace roceshark::cli
+}  // namespace roceshark
