@@ -332,6 +332,7 @@ int main(int argc, char** argv) {
       if (o.view == "events") session->keep_events();
       errors = read_captures(o, analyse);
     }
+    session->drain();  // the statistics' thread's failure, here rather than when drawing
   } catch (const UsageError& e) {  // a partial's -o this roceshark does not take
     std::fprintf(stderr, "roceshark: %s\n", e.why.c_str());
     return 2;

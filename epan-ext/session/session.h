@@ -76,6 +76,11 @@ class Session {
     analyzer_.process(c);
     if (event_list_) event_list_->reach(analyzer_.latest_ts());
   }
+  // The statistics complete up to the latest record fed, on this thread;
+  // throws what the statistics' thread threw (every view drains first).
+  void drain() {
+    if (tap_thread_) tap_thread_->drain();
+  }
   // A read error that ended the capture early: the report says so.
   void cut_short(std::string error) {
     drain();
@@ -112,10 +117,6 @@ class Session {
  private:
   // Every record: its time; a selected one is tapped.
   void tap(TapRecord r, bool selected);
-  // The statistics complete up to the latest record, on this thread.
-  void drain() {
-    if (tap_thread_) tap_thread_->drain();
-  }
 
   const prefs::Settings settings_;
   Selection selection_;
