@@ -102,7 +102,9 @@ class TapThread {
   Frozen frozen_;
   std::vector<uint8_t> key_sent_;  // by flow id: its key went in a batch
   Batch filling_;
-  BatchQueue<Batch> queue_{16};
+  // At most 4 full batches wait and 5 empty ones are kept, with one being
+  // filled and one being taken: 11 of about 70 KiB each, at most.
+  BatchQueue<Batch> queue_{4};
   std::mutex m_;
   std::condition_variable done_;
   uint64_t pushed_ = 0, taken_ = 0;  // batches

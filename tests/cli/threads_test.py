@@ -3,7 +3,7 @@
 capture's JSON report is the same with -j 1 (one thread), -j 2 (libwiretap
 and the decoder, the analysis, and the statistics on a thread each) and
 -j 4, and so is every view of a generated capture long enough to fill many
-of the reader's and the statistics' batches (1024 records each), with three
+of the reader's and the statistics' batches (1024 and 256 records), with three
 points, several QPs and pauses, whole and filtered. A capture cut short
 gives the same output, message and exit status whatever -j."""
 import glob
