@@ -22,9 +22,9 @@ void TapThread::Batch::clear() {
 
 const std::string& TapThread::Frozen::point_name(uint32_t point) const {
   if (!current) return live_.point_name(point);
-  static const std::string kUnnamed = "-";  // as the Analyzer names a point it was not told of
   auto it = names.find(point);
-  return it == names.end() ? kUnnamed : it->second;
+  // An analysis told of no point names it as the live one names a point it was not told of.
+  return it == names.end() ? no_facts().point_name(point) : it->second;
 }
 
 const FlowKey& TapThread::Frozen::flow_key(uint32_t flow) const {
