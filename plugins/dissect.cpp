@@ -84,7 +84,7 @@ int dissect_roce(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, void*) {
                   : pause ? render_pause(tvb, pinfo, tree, *pause, a)
                   : dcbx  ? render_dcbx(tvb, pinfo, tree, *dcbx, a)
                           : render_icmp(tvb, pinfo, tree, *icmp, a);
-  if (p_get_proto_data(pinfo->pool, pinfo, ids.proto, kVerdictKey))
+  if (t && p_get_proto_data(pinfo->pool, pinfo, ids.proto, kVerdictKey))
     proto_item_set_generated(proto_tree_add_item(t, ids.analysis_flags, tvb, 0, 0, ENC_NA));
 
   // The tap runs after this frame's dissection: the record and the RoCE

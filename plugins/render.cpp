@@ -97,7 +97,7 @@ expert_field* fact_expert(Fact f) {
 void add_notes(proto_tree* t, proto_item* root, tvbuff_t* tvb, packet_info* pinfo, const std::vector<PacketNote>& notes) {
   for (const PacketNote& n : notes) {
     proto_item* it = root;
-    if (n.field) {
+    if (n.field && t) {
       const int hf = n.field->fact == Fact::check ? check_field(n.field->kind, n.field->index) : fact_field(n.field->fact);
       switch (proto_registrar_get_ftype(hf)) {
         case FT_BOOLEAN: it = add_flag(t, tvb, hf); break;
@@ -115,6 +115,7 @@ void add_notes(proto_tree* t, proto_item* root, tvbuff_t* tvb, packet_info* pinf
 }
 
 void render_request(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verdict& v, const NoteContext& c) {
+  if (!t) return add_notes(nullptr, nullptr, tvb, pinfo, request_notes(v, c));
   proto_item* seq = gen(proto_tree_add_string(t, ids.seq, tvb, 0, 0, seq_class_name(shown_seq(v, c))));
   proto_tree* st = proto_item_add_subtree(seq, ids.ett_seq);
   if (v.has_expected) gen(proto_tree_add_uint(st, ids.expected_psn, tvb, 0, 0, v.expected_psn));
@@ -139,6 +140,7 @@ const char* response_kind(const PacketSummary& p, const Syndrome& s) {
 
 void render_response(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verdict& v, const NoteContext& c) {
   const PacketSummary& p = v.pkt;
+  if (!t) return add_notes(nullptr, nullptr, tvb, pinfo, response_notes(v, c));
   const Syndrome s = decode_syndrome(p.syndrome);
   proto_item* kind = gen(proto_tree_add_string(t, ids.ack_kind, tvb, 0, 0, response_kind(p, s)));
   proto_tree* at = proto_item_add_subtree(kind, ids.ett_ack);
@@ -193,8 +195,10 @@ proto_tree* render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Ve
   // Nobody looks at our items in most tshark runs: then add none (a null
   // tree makes every proto_tree_add_* return at once) but keep the expert
   // infos, which -z expert collects without a tree.
+  // Wireshark's proto_tree_add_* cost 30-130 instructions even on a null
+  // tree, so what only adds items is skipped without one.
   proto_tree* root = wanted_tree(tree, ids.proto);
-  proto_item* ti = proto_tree_add_item(root, ids.proto, tvb, 0, 0, ENC_NA);
+  proto_item* ti = root ? proto_tree_add_item(root, ids.proto, tvb, 0, 0, ENC_NA) : nullptr;
   proto_tree* t = proto_item_add_subtree(ti, ids.ett_roce);
   if (v.truncated) {
     expert_add_info(pinfo, ti, &ids.ei_truncated);
@@ -204,8 +208,7 @@ proto_tree* render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Ve
     if (v.first_unchecked) expert_add_info(pinfo, ti, &ids.ei_limit[size_t(v.beyond)]);
     return t;
   }
-  const std::string& point = a.point_name(v.point);
-  if (v.stream != kNoId) {
+  if (t && v.stream != kNoId) {
     gen(proto_tree_add_uint(t, ids.stream, tvb, 0, 0, v.stream));
     // The connection's addresses as its flow key has them: the RoCE
     // packet's own, whatever encapsulates it.
@@ -213,19 +216,24 @@ proto_tree* render(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, const Ve
     add_address(t, tvb, k.src, ids.ip_src, ids.ipv6_src);
     add_address(t, tvb, k.dst, ids.ip_dst, ids.ipv6_dst);
   }
-  proto_item_append_text(gen(proto_tree_add_uint(t, ids.point, tvb, 0, 0, v.point)), " (%s)", point.c_str());
-  gen(proto_tree_add_string(t, ids.role, tvb, 0, 0, role_name(v.role)));
+  if (t) {
+    proto_item_append_text(gen(proto_tree_add_uint(t, ids.point, tvb, 0, 0, v.point)), " (%s)",
+                           a.point_name(v.point).c_str());
+    gen(proto_tree_add_string(t, ids.role, tvb, 0, 0, role_name(v.role)));
+  }
 
   if (v.role == Role::request) render_request(tvb, pinfo, t, v, c);
   if (v.role == Role::response) render_response(tvb, pinfo, t, v, c);
   add_notes(t, ti, tvb, pinfo, cnp_notes(v, c));
-  if (v.role == Role::cnp) gen(proto_tree_add_uint(t, ids.cnp_qp, tvb, 0, 0, qp));
-  if (p.fecn) add_flag(t, tvb, ids.fecn);
-  if (p.becn) add_flag(t, tvb, ids.becn);
-  gen(proto_tree_add_string(t, ids.icrc_status, tvb, 0, 0, icrc_name(p.icrc)));
+  if (t) {
+    if (v.role == Role::cnp) gen(proto_tree_add_uint(t, ids.cnp_qp, tvb, 0, 0, qp));
+    if (p.fecn) add_flag(t, tvb, ids.fecn);
+    if (p.becn) add_flag(t, tvb, ids.becn);
+    gen(proto_tree_add_string(t, ids.icrc_status, tvb, 0, 0, icrc_name(p.icrc)));
+  }
   add_notes(t, ti, tvb, pinfo, icrc_notes(v, c));
   add_notes(t, ti, tvb, pinfo, clock_notes(v, c));
-  if (p.icrc == IcrcState::bad)
+  if (t && p.icrc == IcrcState::bad)
     if (const auto want = a.icrc_expected(v.frame)) gen(proto_tree_add_uint(t, ids.icrc_computed, tvb, 0, 0, *want));
   render_packet_pfc(tvb, pinfo, t, v, a);
   render_packet_qos(tvb, pinfo, t, v, a);

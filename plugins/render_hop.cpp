@@ -20,7 +20,7 @@ constexpr checks::Kind kMergedPoints = checks::kind("merged_points");
 }  // namespace
 
 void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verdict& v, const StoredAnalysis& a) {
-  const std::string& point = a.point_name(v.point);
+  const auto point = [&]() -> const std::string& { return a.point_name(v.point); };  // for expert texts only
   if (const std::optional<hop::HopVerdict> h = v.has_hop ? a.find_hop(v.frame) : std::nullopt) {
     const std::string& prev = a.point_name(h->prev_point);
     proto_item* hi = gen(proto_tree_add_int64(t, ids.hop_latency_ns, tvb, 0, 0, h->latency_ns));
@@ -31,13 +31,13 @@ void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
     gen(proto_tree_add_uint64(ht, ids.hop_queue_ns, tvb, 0, 0, h->queue_ns));
     gen(proto_tree_add_int(ht, ids.hop_ttl_delta, tvb, 0, 0, h->ttl_delta));
     if (h->ce_set) add_flag(ht, tvb, ids.hop_ce_set);
-    for (const hop::HopNote& n : hop::hop_notes(*h, v, prev, point)) {
+    for (const hop::HopNote& n : hop::hop_notes(*h, v, prev, point())) {
       proto_item* it = verdict(pinfo, add_flag(ht, tvb, check_field(n.kind)));
       if (n.expert) expert_add_info_format(pinfo, it, check_expert(n.kind), "%s", n.text.c_str());
     }
     if (h->negative_first)
       expert_add_info_format(pinfo, hi, check_expert(kClockSkew, 1), "%s",
-                             hop::negative_latency_text(prev, point, h->latency_ns).c_str());
+                             hop::negative_latency_text(prev, point(), h->latency_ns).c_str());
   }
   for (const hop::Skew& s : session_events().skews_at(v.frame)) {
     const auto e = a.hops().clocks().estimate(s.a, s.b);  // so far: final on later passes
@@ -47,11 +47,11 @@ void render_packet_hop(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
   }
   if (v.merged_points)
     expert_add_info_format(pinfo, verdict(pinfo, add_flag(t, tvb, check_field(kMergedPoints))), check_expert(kMergedPoints), "%s",
-                           hop::merged_points_text(point, a.flow_key(v.flow).qp, v.pkt.ttl).c_str());
+                           hop::merged_points_text(point(), a.flow_key(v.flow).qp, v.pkt.ttl).c_str());
   // Known once the match window has passed: on later passes (GUI, -2).
   if (const hop::HopKey* lost = session_events().lost_after(v.frame))
     for (const hop::HopNote& n : hop::lost_notes(pinfo->fd->pkt_len, a.hops().largest_passed(lost->from, lost->to),
-                                                 point, a.point_name(lost->to)))
+                                                 point(), a.point_name(lost->to)))
       expert_add_info_format(pinfo, verdict(pinfo, add_flag(t, tvb, check_field(n.kind))), check_expert(n.kind), "%s",
                              n.text.c_str());
 }

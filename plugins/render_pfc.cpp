@@ -95,24 +95,23 @@ proto_tree* render_pause(tvbuff_t* tvb, packet_info* pinfo, proto_tree* tree, co
 
 void render_packet_pfc(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const Verdict& v, const Analyzer& a) {
   const pfc::PacketPfc& p = v.pfc;
-  const std::string& point = a.point_name(v.point);
-  gen(proto_tree_add_uint(t, ids.priority, tvb, 0, 0, p.priority));
-  if (p.held) {
+  if (t) gen(proto_tree_add_uint(t, ids.priority, tvb, 0, 0, p.priority));
+  if (t && p.held) {
     add_flag(t, tvb, ids.pfc_paused);
     gen(proto_tree_add_uint(t, ids.pfc_pause_frame, tvb, 0, 0, p.pause_frame));
     if (p.stall_ns) gen(proto_tree_add_uint64(t, ids.pfc_stall_ns, tvb, 0, 0, p.stall_ns));
   }
   if (p.unattributed)
     expert_add_info_format(pinfo, verdict(pinfo, add_flag(t, tvb, ids.pfc_unattributed)), &ids.ei_pfc_unattributed, "%s",
-                           pfc::unattributed_text(point).c_str());
+                           pfc::unattributed_text(a.point_name(v.point)).c_str());
   // Not on a NAK a late original took back, nor on a resend it forced
   // (known on later passes).
   if (p.lossy_first && !session_events().nak_taken_back(v.frame) && !session_events().nak_taken_back(v.nak_frame))
     expert_add_info_format(pinfo, verdict(pinfo, add_flag(t, tvb, check_field(kLossyQueue))), check_expert(kLossyQueue), "%s",
-                           pfc::lossy_queue_text(point, p.priority).c_str());
+                           pfc::lossy_queue_text(a.point_name(v.point), p.priority).c_str());
   if (p.wrong_class_pfc)
     expert_add_info_format(pinfo, verdict(pinfo, add_flag(t, tvb, check_field(kPfcWrongClass))), check_expert(kPfcWrongClass), "%s",
-                           pfc::wrong_class_packet_text(point, p.priority, p.wrong_class_pfc).c_str());
+                           pfc::wrong_class_packet_text(a.point_name(v.point), p.priority, p.wrong_class_pfc).c_str());
 }
 
 }  // namespace roceshark::glue

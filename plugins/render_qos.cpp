@@ -17,12 +17,15 @@ void render_packet_qos(tvbuff_t* tvb, packet_info* pinfo, proto_tree* t, const V
   if (v.role != Role::request && v.role != Role::response && v.role != Role::cnp) return;
   if (v.seq == SeqClass::duplicate) return;  // not checked: the first copy was
   const qos::QosVerdict& q = v.qos;
-  proto_item* qi = gen(proto_tree_add_uint(t, ids.qos_priority, tvb, 0, 0, q.priority));
-  proto_tree* qt = proto_item_add_subtree(qi, ids.ett_qos);
-  gen(proto_tree_add_uint(qt, ids.qos_dscp, tvb, 0, 0, v.pkt.dscp));
-  if (v.pkt.pcp >= 0) gen(proto_tree_add_uint(qt, ids.qos_pcp, tvb, 0, 0, static_cast<uint32_t>(v.pkt.pcp)));
-  if (q.pcp_skipped) gen(proto_tree_add_string(qt, ids.qos_pcp_check, tvb, 0, 0, "skipped: untagged"));
-  if (q.learning) add_flag(qt, tvb, ids.qos_learning);
+  proto_tree* qt = nullptr;
+  if (t) {
+    proto_item* qi = gen(proto_tree_add_uint(t, ids.qos_priority, tvb, 0, 0, q.priority));
+    qt = proto_item_add_subtree(qi, ids.ett_qos);
+    gen(proto_tree_add_uint(qt, ids.qos_dscp, tvb, 0, 0, v.pkt.dscp));
+    if (v.pkt.pcp >= 0) gen(proto_tree_add_uint(qt, ids.qos_pcp, tvb, 0, 0, static_cast<uint32_t>(v.pkt.pcp)));
+    if (q.pcp_skipped) gen(proto_tree_add_string(qt, ids.qos_pcp_check, tvb, 0, 0, "skipped: untagged"));
+    if (q.learning) add_flag(qt, tvb, ids.qos_learning);
+  }
   if (!q.failed) return;
   const qos::Marking m{v.pkt.dscp, v.pkt.ecn, v.pkt.pcp, v.role == Role::cnp, v.role == Role::request, true, v.pkt.vlan_id};
   const std::string& point = a.point_name(v.point);

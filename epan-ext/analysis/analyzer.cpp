@@ -115,6 +115,9 @@ Analyzer::FlowPoint Analyzer::fresh_flow_point(uint32_t point) const {
 }
 
 Analyzer::FlowPoint& Analyzer::flow_point(uint32_t flow, uint32_t point) {
+  if (recent_fp_.packet == packets_ && recent_fp_.flow == flow && recent_fp_.point == point &&
+      flow_points_[recent_fp_.state].live)
+    return flow_points_[recent_fp_.state];
   Flow& f = flows_[flow];
   if (!f.has_recent_point || f.recent_point != point) {
     auto [it, added] = flow_point_index_.try_emplace(uint64_t{flow} << 32 | point,
@@ -137,6 +140,7 @@ Analyzer::FlowPoint& Analyzer::flow_point(uint32_t flow, uint32_t point) {
   }
   fp.last_ns = fp.live ? std::max(fp.last_ns, now_ns_) : now_ns_;
   fp.live = true;
+  recent_fp_ = {packets_, flow, point, f.recent_state};
   return fp;
 }
 
@@ -163,14 +167,14 @@ void Analyzer::expire_idle(uint64_t now) {
 }
 
 const Verdict& Analyzer::process(const PacketInfo& p) {
-  PacketInfo copy;
-  analyse(timed(p, copy));
+  analyse(timed(p, retimed_));
   verdict_.clock_back = clock_.stepped();
   return verdict_;
 }
 
 const Verdict& Analyzer::analyse(const PacketInfo& p) {
   has_hop_ = false;
+  ++packets_;
   now_ns_ = p.ts_ns;
   if (cfg_.flow_idle_ns && p.ts_ns >= next_expiry_ns_) expire_idle(p.ts_ns);
   rtt_samples_.clear();

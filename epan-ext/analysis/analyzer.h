@@ -196,6 +196,14 @@ class Analyzer : public AnalysisFacts {
   std::deque<FlowPoint> flow_points_;  // a deque: growing never copies them all
   std::unordered_map<uint64_t, uint32_t> flow_point_index_;  // flow << 32 | point
   uint64_t now_ns_ = 0;         // the current packet's time
+  // flow_point()'s answer for the current packet: asked again for the same
+  // flow and point, it changes nothing while the state is live.
+  struct {
+    uint64_t packet = 0;
+    uint32_t flow = kNoId, point = 0, state = 0;
+  } recent_fp_;
+  uint64_t packets_ = 0;  // RoCE packets analysed, recent_fp_'s generation
+  PacketInfo retimed_;    // timed()'s copy, kept: a PacketInfo is costly to construct per packet
   uint64_t next_expiry_ns_ = 0;  // when expire_idle() runs next
   uint64_t expired_ = 0;         // flow points freed, for tests
   // The latest packet's results (process()).

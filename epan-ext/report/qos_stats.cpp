@@ -16,13 +16,7 @@ bool same_findings(const std::vector<DcbxFinding>& a, const std::vector<DcbxFind
 
 }  // namespace
 
-void ValueCounts::add(int value) {
-  ++total_;
-  // A flow's packets nearly always repeat the value before: no search then.
-  if (last_ < counts_.size() && counts_[last_].first == value) {
-    ++counts_[last_].second;
-    return;
-  }
+void ValueCounts::add_new(int value) {
   auto it = std::lower_bound(counts_.begin(), counts_.end(), value,
                              [](const std::pair<int, uint64_t>& e, int v) { return e.first < v; });
   if (it == counts_.end() || it->first != value) it = counts_.insert(it, {value, 0});

@@ -22,13 +22,23 @@ namespace roceshark::qos {
 // priority): at most 65 entries, usually one.
 class ValueCounts {
  public:
-  void add(int value);
+  void add(int value) {
+    ++total_;
+    // A flow's packets nearly always repeat the value before: no search then.
+    if (last_ < counts_.size() && counts_[last_].first == value) {
+      ++counts_[last_].second;
+      return;
+    }
+    add_new(value);
+  }
   // Most packets first, then by value.
   std::vector<std::pair<int, uint64_t>> by_count() const;
   uint64_t total() const { return total_; }
   bool empty() const { return total_ == 0; }
 
  private:
+  void add_new(int value);
+
   std::vector<std::pair<int, uint64_t>> counts_;  // by value
   size_t last_ = 0;                               // where the latest value went
   uint64_t total_ = 0;
