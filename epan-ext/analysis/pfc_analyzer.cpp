@@ -47,7 +47,7 @@ PauseVerdict& PfcAnalyzer::process(const PauseFrame& f, LimitKind beyond, bool f
   uint8_t new_episodes = 0;
   tracker_.on_pause(f, v, new_episodes);
   const auto xoff = static_cast<uint8_t>(v.enabled & ~v.xon);
-  Point& pt = points_[f.point];
+  Point& pt = point(f.point);
   pt.pfc |= xoff;
   pfc_anywhere_ |= xoff;
   v.wrong_class_first = wrong_class(pt);
@@ -66,10 +66,15 @@ PauseVerdict& PfcAnalyzer::process(const PauseFrame& f, LimitKind beyond, bool f
   return v;
 }
 
+PfcAnalyzer::Point& PfcAnalyzer::point(uint32_t id) {
+  if (!last_point_.at || last_point_.id != id) last_point_.id = id, last_point_.at = &points_[id];
+  return *last_point_.at;
+}
+
 PacketPfc PfcAnalyzer::on_roce(const RoceSighting& r) {
   PacketPfc out;
   out.priority = r.priority;
-  Point& pt = points_[r.point];
+  Point& pt = point(r.point);
   if (r.congestion) {
     pt.signalled = true;
     pt.last_signal_ns = r.ts_ns;

@@ -75,10 +75,24 @@ class PfcAnalyzer {
   // PFC priorities paused here but carrying no RoCE, while RoCE runs on
   // priorities with no PFC; each is reported once per point.
   uint8_t wrong_class(Point& pt);
+  // points_[id], the last one found first: most packets are of the point before.
+  Point& point(uint32_t id);
 
   const Config& cfg_;
   PauseTracker tracker_;
   std::unordered_map<uint32_t, Point> points_;
+  // point()'s last answer (elements of an unordered_map stay put); a copy
+  // starts without one, which would point into the original's map.
+  struct LastPoint {
+    uint32_t id = 0;
+    Point* at = nullptr;
+    LastPoint() = default;
+    LastPoint(const LastPoint&) {}
+    LastPoint& operator=(const LastPoint&) {
+      at = nullptr;
+      return *this;
+    }
+  } last_point_;
   uint8_t pfc_anywhere_ = 0;
   std::unordered_set<uint64_t> no_ecn_reported_;
   struct Port {

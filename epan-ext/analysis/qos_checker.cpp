@@ -72,8 +72,16 @@ QosVerdict Checker::check(uint32_t flow, uint32_t point, const Marking& raw) {
   v.pcp_skipped = m.pcp < 0;
 
   const uint64_t key = uint64_t{flow} << 32 | point;
-  if (!recent_flow_point_ || recent_key_ != key) recent_key_ = key, recent_flow_point_ = &flow_points_[key];
-  FlowPoint& fp = *recent_flow_point_;
+  FlowPoint* at = nullptr;
+  if (flow < kRecentFlows) {
+    if (flow >= recent_by_flow_.size()) recent_by_flow_.resize(flow + 1);
+    Recent& r = recent_by_flow_[flow];
+    if (!r.at || r.point != point) r = {point, &flow_points_[key]};
+    at = r.at;
+  } else {
+    at = &flow_points_[key];
+  }
+  FlowPoint& fp = *at;
   bool learning = false;
   v.failed = judge(m, v.priority, fp, learning);
   v.learning = learning;

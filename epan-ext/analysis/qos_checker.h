@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "epan-ext/analysis/dcbx.h"
 #include "epan-ext/common/qos_policy.h"
@@ -128,10 +129,15 @@ class Checker {
   Tally<9> cnp_pcp_;
   std::unordered_map<uint64_t, FlowPoint> flow_points_;  // flow << 32 | point
   std::unordered_map<uint32_t, Seen> seen_;
-  // The latest packet's entries (a node's address outlives rehashing): the
-  // next packet is most often of the same flow at the same point.
-  uint64_t recent_key_ = 0;
-  FlowPoint* recent_flow_point_ = nullptr;
+  // Each flow's latest entry, by flow id (a node's address outlives
+  // rehashing): a flow's next packet is most often at the same point, and
+  // the packets of many flows interleave. The latest packet's point entry.
+  static constexpr uint32_t kRecentFlows = 1u << 20;  // flow ids past it are looked up
+  struct Recent {
+    uint32_t point = 0;
+    FlowPoint* at = nullptr;
+  };
+  std::vector<Recent> recent_by_flow_;
   uint32_t recent_point_ = 0;
   Seen* recent_seen_ = nullptr;
 };

@@ -83,7 +83,7 @@ void EvidenceStats::add_roce(const TapRecord& r, const Verdict& v) {
   }
   if (v.role == Role::cnp && v.flow != kNoId && v.row_flow != v.flow) cnp_answered_.insert(v.row_flow);
   if (v.merged_points) note(Clue::merged, v.point, 0, 0, v.frame, ts, s);
-  for (size_t c = 0; c < qos::kChecks; ++c)
+  for (size_t c = 0; v.qos.failed && c < qos::kChecks; ++c)
     if (v.qos.failed & (1u << c)) note(Clue::qos, static_cast<uint32_t>(c), v.point, 0, v.frame, ts, s);
   if (const hop::HopVerdict* h = r.hop) {
     if (h->remarked)

@@ -50,7 +50,7 @@ void QosStats::add(const TapRecord& r) {
     return;
   }
 
-  auto [it, added] = rows_.try_emplace({v.stream, v.point, v.flow});
+  auto [it, added] = last_rows_.try_emplace(rows_, v.flow, {v.stream, v.point, v.flow});
   QosRow& row = it->second;
   if (added) {
     row.stream = v.stream;

@@ -14,6 +14,7 @@
 #include "epan-ext/analysis/flow_table.h"
 #include "epan-ext/analysis/tap_record.h"
 #include "epan-ext/common/limits.h"
+#include "epan-ext/report/row_cache.h"
 #include "epan-ext/report/time_span.h"
 
 namespace roceshark::qos {
@@ -108,6 +109,7 @@ class QosStats {
 
  private:
   std::map<RowKey, QosRow> rows_;
+  RowCache<std::map<RowKey, QosRow>> last_rows_;  // by flow
   std::map<ViolationKey, QosViolation> violations_;
   std::vector<DcbxEntry> dcbx_;
   uint64_t learning_ = 0;

@@ -24,7 +24,7 @@ void QpStats::add(const TapRecord& r) {
   }
   if (v.role != Role::request && v.role != Role::response && v.role != Role::cnp) return;
 
-  auto [it, added] = rows_.try_emplace({v.stream, v.point, v.row_flow});
+  auto [it, added] = last_rows_.try_emplace(rows_, v.row_flow, {v.stream, v.point, v.row_flow});
   QpRow& row = it->second;
   if (added) {
     row.stream = v.stream;

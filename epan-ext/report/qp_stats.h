@@ -17,6 +17,7 @@
 #include "epan-ext/analysis/event_log.h"
 #include "epan-ext/report/frame_set.h"
 #include "epan-ext/report/nak_resends.h"
+#include "epan-ext/report/row_cache.h"
 #include "epan-ext/analysis/tap_record.h"
 
 namespace roceshark {
@@ -97,6 +98,7 @@ class QpStats {
 
  private:
   std::map<Key, QpRow> rows_;
+  RowCache<std::map<Key, QpRow>> last_rows_;  // by flow
   LimitCounts beyond_{};
   uint64_t truncated_ = 0;
   size_t nak_events_ = 0;  // of the log's, taken in
