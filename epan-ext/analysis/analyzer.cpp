@@ -16,7 +16,7 @@ constexpr size_t kMaxCmRequests = 1u << 16;  // outstanding REQs; hostile captur
 }  // namespace
 
 qos::DcbxVerdict Analyzer::process(uint32_t frame, uint64_t ts_ns, const qos::DcbxAnnouncement& a) {
-  ts_ns_ = clock_.at(a.point, frame, ts_ns);  // the tap's time; the announcement itself is not timed
+  timer_.at(a.point, frame, ts_ns);  // the tap's time; the announcement itself is not timed
   qos::DcbxVerdict v{frame, a, qos::compare(a, qos_.policy(), qos_.seen(a.point), ets_reference_ ? &*ets_reference_ : nullptr)};
   if (a.ets && !ets_reference_) ets_reference_ = qos::EtsReference{frame, a.mac, *a.ets};
   return v;
@@ -54,15 +54,8 @@ bool Analyzer::responses_seen(uint32_t flow, uint32_t point) const {
   return it != flow_point_index_.end() && flow_points_[it->second].responses_seen;
 }
 
-bool Analyzer::admit_point(uint32_t point) {
-  if (admitted_points_.contains(point)) return true;
-  if (admitted_points_.size() >= cfg_.max_points) return false;
-  admitted_points_.insert(point);
-  return true;
-}
-
 LimitKind Analyzer::past_limit(const PacketInfo& p, uint32_t flow) {
-  if (flow == kNoId) return admit_point(p.point) ? LimitKind::none : LimitKind::points;
+  if (flow == kNoId) return timer_.admit_point(p.point) ? LimitKind::none : LimitKind::points;
   const Flow& f = flows_[flow];
   const bool known = (f.has_recent_point && f.recent_point == p.point) ||
                      flow_point_index_.contains(uint64_t{flow} << 32 | p.point);
@@ -71,14 +64,14 @@ LimitKind Analyzer::past_limit(const PacketInfo& p, uint32_t flow) {
 
 const pfc::PauseVerdict& Analyzer::process(const pfc::PauseFrame& f) {
   pfc::PauseFrame copy;
-  pfc::PauseVerdict& v = analyse(timed(f, copy));
-  v.clock_back = clock_.stepped();
+  pfc::PauseVerdict& v = analyse(timer_.timed(f, copy));
+  v.clock_back = timer_.clock().stepped();
   return v;
 }
 
 pfc::PauseVerdict& Analyzer::analyse(const pfc::PauseFrame& f) {
   LimitKind beyond = LimitKind::none;
-  if (!admit_point(f.point)) beyond = LimitKind::points;
+  if (!timer_.admit_point(f.point)) beyond = LimitKind::points;
   else if (!pfc_.admit_port(f.point, f.src)) beyond = LimitKind::pfc_ports;
   return pfc_.process(f, beyond, beyond != LimitKind::none && limit_notes_.first(beyond));
 }
@@ -86,7 +79,7 @@ pfc::PauseVerdict& Analyzer::analyse(const pfc::PauseFrame& f) {
 void Analyzer::name_point(uint32_t point, std::string name) {
   // One set of points: a named point is an admitted one, so past
   // roce.max_points a point is neither analysed nor named.
-  if (!admit_point(point)) return;
+  if (!timer_.admit_point(point)) return;
   for (const auto& [n, gbps] : cfg_.point_gbps_by_name)
     if (n == name) cfg_.point_gbps.emplace_back(point, gbps);
   for (size_t i = 0; i < cfg_.path_order_names.size(); ++i)
@@ -134,9 +127,9 @@ Analyzer::FlowPoint& Analyzer::flow_point(uint32_t flow, uint32_t point) {
   if (idle(fp, now_ns_)) forget(fp);
   // The point's clock stepped back since: a new recording (files appended,
   // a clock stepped), whose PSNs are not resends of the last one's.
-  if (point == clock_.point() && fp.stretch != clock_.stretch()) {
+  if (point == timer_.clock().point() && fp.stretch != timer_.clock().stretch()) {
     if (fp.live) forget(fp);
-    fp.stretch = clock_.stretch();
+    fp.stretch = timer_.clock().stretch();
   }
   fp.last_ns = fp.live ? std::max(fp.last_ns, now_ns_) : now_ns_;
   fp.live = true;
@@ -163,12 +156,11 @@ void Analyzer::forget(FlowPoint& fp) {
 void Analyzer::expire_idle(uint64_t now) {
   for (FlowPoint& fp : flow_points_)
     if (idle(fp, now)) forget(fp);
-  next_expiry_ns_ = now + cfg_.flow_idle_ns / 4;
 }
 
 const Verdict& Analyzer::process(const PacketInfo& p) {
-  analyse(timed(p, retimed_));
-  verdict_.clock_back = clock_.stepped();
+  analyse(timer_.timed(p, retimed_));
+  verdict_.clock_back = timer_.clock().stepped();
   return verdict_;
 }
 
@@ -176,7 +168,7 @@ const Verdict& Analyzer::analyse(const PacketInfo& p) {
   has_hop_ = false;
   ++packets_;
   now_ns_ = p.ts_ns;
-  if (cfg_.flow_idle_ns && p.ts_ns >= next_expiry_ns_) expire_idle(p.ts_ns);
+  if (timer_.sweep_due(p.ts_ns)) expire_idle(p.ts_ns);
   rtt_samples_.clear();
   Verdict& v = verdict_ = {};
   v.frame = p.frame;
@@ -217,6 +209,16 @@ const Verdict& Analyzer::analyse(const PacketInfo& p) {
       if (v.role == Role::response) on_response(p, v);
     }
   }
+  if (v.role != Role::other && p.ttl) check_one_place(p, v);
+  if (v.role == Role::request || v.role == Role::response || v.role == Role::cnp) watch_notification_point(p, v);
+  if (p.icrc == IcrcState::not_captured) {
+    FlowPoint& fp = flow_point(id, p.point);
+    v.first_unchecked = !fp.unchecked_noted;
+    fp.unchecked_noted = true;
+  }
+
+  // What every host pair's packets at a port decide (docs/analysis-split.md):
+  // after the connection's own verdict, which nothing here changes.
   if (v.role == Role::request || v.role == Role::response || v.role == Role::cnp) {
     sight_for_pfc(p, v);
     if (v.seq != SeqClass::duplicate) {  // a mirror copy says nothing new about marking or hops
@@ -226,13 +228,6 @@ const Verdict& Analyzer::analyse(const PacketInfo& p) {
     }
   }
   if (v.role == Role::datagram) match_across_points(p, v);  // UD and CM MADs cross the same hops
-  if (v.role != Role::other && p.ttl) check_one_place(p, v);
-  if (v.role == Role::request || v.role == Role::response || v.role == Role::cnp) watch_notification_point(p, v);
-  if (p.icrc == IcrcState::not_captured) {
-    FlowPoint& fp = flow_point(id, p.point);
-    v.first_unchecked = !fp.unchecked_noted;
-    fp.unchecked_noted = true;
-  }
   return v;
 }
 
@@ -282,12 +277,12 @@ void Analyzer::weigh_against_besteffort(const PacketInfo& p, const Verdict& v, h
 
 void Analyzer::process(const CrossPacket& c) {
   CrossPacket copy;
-  analyse(timed(c, copy));
+  analyse(timer_.timed(c, copy));
 }
 
 void Analyzer::analyse(const CrossPacket& c) {
   // Only at points RoCE was seen at, once there are two of them.
-  if (!hops_.active() || !admitted_points_.contains(c.point)) return;
+  if (!hops_.active() || !timer_.admitted(c.point)) return;
   besteffort_.cross(c, static_cast<int64_t>(c.ts_ns) - hops_.clocks().offset(c.point));
 }
 

@@ -26,6 +26,7 @@
 #include "epan-ext/common/config.h"
 #include "epan-ext/analysis/ecn_compare.h"
 #include "epan-ext/analysis/flow_table.h"
+#include "epan-ext/analysis/frame_timer.h"
 #include "epan-ext/analysis/hop_matcher.h"
 #include "epan-ext/analysis/icmp_verdict.h"
 #include "epan-ext/decode/packet.h"
@@ -34,7 +35,6 @@
 #include "epan-ext/analysis/pfc_analyzer.h"
 #include "epan-ext/analysis/qos_checker.h"
 #include "epan-ext/analysis/pending_acks.h"
-#include "epan-ext/analysis/point_clock.h"
 #include "epan-ext/analysis/request_sequence.h"
 #include "epan-ext/analysis/tap_record.h"
 #include "epan-ext/analysis/verdict.h"
@@ -82,14 +82,14 @@ class Analyzer : public AnalysisFacts {
   bool point_named(uint32_t point) const { return point_names_.contains(point); }
   // The analysis' time of the record just processed (point_clock.h): what
   // its tap record carries, not the stamp when the stamps ran backwards.
-  uint64_t latest_ts() const { return ts_ns_; }
+  uint64_t latest_ts() const { return timer_.latest_ts(); }
 
   // What the report side may ask (epan-ext/analysis/analysis_facts.h).
   const Config& config() const final { return cfg_; }
   const qos::Policy& policy() const final { return qos_.policy(); }
   qos::Checker::Learned learned() const final { return qos_.learned(); }
   const std::string& point_name(uint32_t point) const final;
-  const PointClock& clock() const final { return clock_; }
+  const PointClock& clock() const final { return timer_.clock(); }
   const LimitCounts& beyond() const final { return limit_notes_.counts(); }
   CapCounts caps() const final;
   std::vector<uint32_t> points() const final;
@@ -132,15 +132,6 @@ class Analyzer : public AnalysisFacts {
     uint32_t stretch = 0;      // the point's clock stretch it was last seen in (point_clock.h)
   };
 
-  // The record stamped with the analysis' time; a copy only when that differs.
-  template <typename Record>
-  const Record& timed(const Record& r, Record& copy) {
-    ts_ns_ = clock_.at(r.point, r.frame, r.ts_ns);
-    if (ts_ns_ == r.ts_ns) return r;
-    copy = r;
-    copy.ts_ns = ts_ns_;
-    return copy;
-  }
   const Verdict& analyse(const PacketInfo& p);
   pfc::PauseVerdict& analyse(const pfc::PauseFrame& f);
   void analyse(const CrossPacket& c);
@@ -151,8 +142,8 @@ class Analyzer : public AnalysisFacts {
   bool idle(const FlowPoint& fp, uint64_t now) const {
     return cfg_.flow_idle_ns && fp.live && now > fp.last_ns && now - fp.last_ns > cfg_.flow_idle_ns;
   }
-  // Frees the state of every flow point quiet past roce.flow_idle_s; run
-  // every quarter of that time of capture.
+  // Frees the state of every flow point quiet past roce.flow_idle_s, when
+  // the timer says a sweep is due.
   void expire_idle(uint64_t now);
   void forget(FlowPoint& fp);
   void assign_stream(uint32_t flow, const PacketInfo& p, Verdict& v);
@@ -163,8 +154,6 @@ class Analyzer : public AnalysisFacts {
   void on_response(const PacketInfo& p, Verdict& v);
   void check_read_responses(FlowPoint& here, const PacketInfo& p, Verdict& v);
   void learn_pmtu(uint32_t flow, const PacketInfo& p);
-  // Whether frames at `point` are analysed: up to roce.max_points of them.
-  bool admit_point(uint32_t point);
   // Why this packet is not analysed (LimitKind::none: it is); `flow` is
   // kNoId until the flow is known.
   LimitKind past_limit(const PacketInfo& p, uint32_t flow);
@@ -181,8 +170,7 @@ class Analyzer : public AnalysisFacts {
 
   Config cfg_;
   EventSink* events_;
-  PointClock clock_{cfg_.max_points};
-  uint64_t ts_ns_ = 0;  // latest_ts()
+  FrameTimer timer_{cfg_};
   pfc::PfcAnalyzer pfc_{cfg_, events_};
   qos::Checker qos_{cfg_.policy};
   std::optional<qos::EtsReference> ets_reference_;  // the first ETS Configuration seen
@@ -204,7 +192,6 @@ class Analyzer : public AnalysisFacts {
   } recent_fp_;
   uint64_t packets_ = 0;  // RoCE packets analysed, recent_fp_'s generation
   PacketInfo retimed_;    // timed()'s copy, kept: a PacketInfo is costly to construct per packet
-  uint64_t next_expiry_ns_ = 0;  // when expire_idle() runs next
   uint64_t expired_ = 0;         // flow points freed, for tests
   // The latest packet's results (process()).
   Verdict verdict_;
@@ -213,7 +200,6 @@ class Analyzer : public AnalysisFacts {
   std::vector<uint64_t> rtt_samples_;
   std::vector<uint32_t> pair_fits_;  // the request flows the latest ambiguous response fits
   LimitNotes limit_notes_;
-  std::unordered_set<uint32_t> admitted_points_;  // up to roce.max_points
   std::unordered_set<uint32_t> mirrored_points_;  // points where a mirror copy was proven
   struct AddressHash {
     size_t operator()(const Address& a) const { return hash_address(a); }

@@ -12,10 +12,10 @@ constexpr size_t kMaxIcmpReports = 256;  // distinct router/MTU/flow triples; a 
 }  // namespace
 
 icmp::Verdict Analyzer::process(const icmp::TooBig& m) {
-  ts_ns_ = clock_.at(m.point, m.frame, m.ts_ns);  // the tap's time; the message itself is not timed
+  timer_.at(m.point, m.frame, m.ts_ns);  // the tap's time; the message itself is not timed
   icmp::Verdict v;
   v.frame = m.frame, v.point = m.point, v.mtu = m.mtu;
-  if (!admit_point(m.point)) return v;
+  if (!timer_.admit_point(m.point)) return v;
   // The quoted packet is a RoCE packet the router saw; with the QP, its
   // flow, else every flow of the host pair.
   v.largest = m.quoted_len;

@@ -100,7 +100,7 @@ struct HopVerdict {
   bool remark_first = false;   // first remark on this hop and flow: the expert info
   bool bleach_first = false;   // first ECN bleaching on this hop and flow
   bool vlan_first = false;     // first VLAN change on this hop and flow
-  bool negative_first = false; // first negative latency on this hop
+  bool negative_first = false; // first negative latency on this hop and flow
   // ECN-capable, queued beyond another hop's marking onset (same priority)
   // plus roce.ecn_onset_tolerance_us and not marked, on a hop whose
   // marking so far differs (epan-ext/analysis/ecn_compare.h); set by the analyzer.
